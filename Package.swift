@@ -1,0 +1,159 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
+
+let package = Package(
+    name: "Hearth",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "gateway", targets: ["Gateway"]),
+        .executable(name: "assist-orchestrator", targets: ["AssistOrchestrator"]),
+        .executable(name: "embedding-worker", targets: ["EmbeddingWorker"]),
+        .executable(name: "profile-extractor", targets: ["ProfileExtractor"]),
+        .executable(name: "calendar-sync", targets: ["CalendarSync"]),
+        .executable(name: "notifier", targets: ["Notifier"]),
+        .executable(name: "devbroker", targets: ["DevBroker"]),
+        .executable(name: "hearthctl", targets: ["HearthCtl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    ],
+    targets: [
+        // MARK: Shared libraries
+        .systemLibrary(
+            name: "CRdKafka",
+            path: "Shared/CRdKafka",
+            pkgConfig: "rdkafka",
+            providers: [.apt(["librdkafka-dev"])]
+        ),
+        .target(
+            name: "HearthKafka",
+            dependencies: [
+                "CRdKafka",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Shared/Kafka",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HearthEvents",
+            path: "Shared/Events",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HearthDomain",
+            dependencies: ["HearthEvents"],
+            path: "Shared/Domain",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HearthStore",
+            dependencies: [
+                "HearthEvents", "HearthKafka",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Shared/Store",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HearthReadModels",
+            dependencies: ["HearthStore", "HearthEvents", "HearthDomain"],
+            path: "Shared/ReadModels",
+            resources: [.copy("Migrations")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "HearthRuntime",
+            dependencies: [
+                "HearthStore", "HearthKafka", "HearthEvents", "HearthReadModels",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Shared/Runtime",
+            swiftSettings: swiftSettings
+        ),
+
+        .systemLibrary(
+            name: "COpenBLAS",
+            path: "Shared/COpenBLAS",
+            providers: [.apt(["libopenblas-dev"])]
+        ),
+        .target(
+            name: "HearthEmbeddings",
+            dependencies: ["COpenBLAS"],
+            path: "Shared/Embeddings",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Executables
+        .executableTarget(
+            name: "Gateway",
+            dependencies: ["HearthRuntime", "HearthDomain", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Services/Gateway",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "AssistOrchestrator", dependencies: ["HearthRuntime"], path: "Services/AssistOrchestrator", swiftSettings: swiftSettings),
+        .executableTarget(name: "EmbeddingWorker", dependencies: ["HearthRuntime"], path: "Services/EmbeddingWorker", swiftSettings: swiftSettings),
+        .executableTarget(name: "ProfileExtractor", dependencies: ["HearthRuntime"], path: "Services/ProfileExtractor", swiftSettings: swiftSettings),
+        .executableTarget(name: "CalendarSync", dependencies: ["HearthRuntime"], path: "Services/CalendarSync", swiftSettings: swiftSettings),
+        .executableTarget(name: "Notifier", dependencies: ["HearthRuntime"], path: "Services/Notifier", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "DevBroker",
+            dependencies: [
+                "HearthKafka", "HearthEvents", "CRdKafka",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Services/DevBroker",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "HearthCtl",
+            dependencies: [
+                "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthReadModels", "HearthEmbeddings",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/HearthCtl",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "HearthUnitTests",
+            dependencies: ["HearthEvents", "HearthDomain", "HearthStore", "HearthKafka", "HearthReadModels"],
+            path: "Tests/HearthUnitTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HearthEmbeddingTests",
+            dependencies: ["HearthEmbeddings"],
+            path: "Tests/HearthEmbeddingTests",
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HearthIntegrationTests",
+            dependencies: [
+                "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthReadModels", "HearthDomain",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            path: "Tests/HearthIntegrationTests",
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

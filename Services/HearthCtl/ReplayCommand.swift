@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import HearthReadModels
+import HearthStore
+
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Rebuild a projection's read model from the full event history.",
+        discussion: """
+            Events are applied into shadow tables, which replace the live ones atomically at the end. \
+            Each partition is read from Kafka when the topic still holds its whole history, else from \
+            the event archive. The checksum of the tables is printed before and after.
+            """)
+
+    @Argument(help: "The projection to rebuild (see --list).")
+    var projection: String?
+
+    @Flag(help: "Rebuild every projection that can be rebuilt.")
+    var all = false
+
+    @Flag(help: "Build the shadow tables and compare checksums, but do not swap them in.")
+    var dryRun = false
+
+    @Flag(help: "List the projections and exit.")
+    var list = false
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func run() async throws {
+        let projections = ReadModelCatalogue.allProjections
+        if list {
+            for projection in projections {
+                print("\(projection.name)\t\(projection.topics.map(\.name).joined(separator: ","))\t\(projection.tables.joined(separator: ","))")
+            }
+            return
+        }
+        let selected: [any Projection]
+        if all {
+            selected = projections.filter(\.decodesPayloads)
+        } else if let name = projection {
+            guard let found = ReadModelCatalogue.projection(named: name) else {
+                throw CLIFailure("unknown projection \(name); known: \(projections.map(\.name).joined(separator: ", "))")
+            }
+            selected = [found]
+        } else {
+            throw ValidationError("name a projection or pass --all")
+        }
+        let logger = CLILogging.logger()
+        let bootstrap = connection.kafkaBootstrap
+        let dryRun = dryRun
+        let mismatched = try await connection.withPostgres(logger: logger) { client in
+            var mismatched = 0
+            for projection in selected {
+                let replayer = ProjectionReplayer(client: client, bootstrapServers: bootstrap, logger: logger)
+                let bar = ProgressBar(label: projection.name)
+                let report = try await replayer.rebuild(projection, dryRun: dryRun) { bar.update($0) }
+                bar.finish()
+                print("projection: \(report.projection)\(report.dryRun ? " (dry run)" : "")")
+                for (partition, source) in report.sources.sorted(by: { $0.key < $1.key }) { print("  \(partition): read from \(source)") }
+                print("  events applied: \(report.events) in \(report.duration.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))")
+                print("  checksum before: \(report.checksumBefore)")
+                print("  checksum after:  \(report.checksumAfter)")
+                print("  \(report.checksumBefore == report.checksumAfter ? "identical" : "DIFFERENT")")
+                if report.checksumBefore != report.checksumAfter { mismatched += 1 }
+            }
+            return mismatched
+        }
+        if mismatched > 0 { throw ExitCode(3) }
+    }
+}
+
+/// A one-line progress bar on stderr: events done / total, rate and time left.
+final class ProgressBar: Sendable {
+    let label: String
+    init(label: String) { self.label = label }
+
+    func update(_ progress: ReplayProgress) {
+        let seconds = max(Double(progress.elapsed.components.seconds) + Double(progress.elapsed.components.attoseconds) / 1e18, 0.001)
+        let rate = Double(progress.applied) / seconds
+        let fraction = progress.total > 0 ? min(1, Double(progress.applied) / Double(progress.total)) : 1
+        let filled = Int(fraction * 30)
+        let left = rate > 0 ? Double(max(0, progress.total - progress.applied)) / rate : 0
+        let line = "\r\(label) [\(String(repeating: "#", count: filled))\(String(repeating: "-", count: 30 - filled))] \(progress.applied)/\(progress.total) events  \(Int(rate))/s  \(Int(left.rounded())) s left"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+
+/// Turns version N of a payload (as JSON) into version N + 1.
+public struct Upcaster: Sendable {
+    public let eventType: String
+    public let fromVersion: Int
+    public let transform: @Sendable (JSONValue) throws -> JSONValue
+
+    public init(eventType: String, fromVersion: Int, transform: @escaping @Sendable (JSONValue) throws -> JSONValue) {
+        self.eventType = eventType
+        self.fromVersion = fromVersion
+        self.transform = transform
+    }
+}
+
+public enum EventDecodingError: Error, CustomStringConvertible, Sendable {
+    case malformed(String)
+    case missingUpcaster(type: String, fromVersion: Int)
+
+    public var description: String {
+        switch self {
+        case .malformed(let reason): "malformed event: \(reason)"
+        case .missingUpcaster(let type, let version): "no upcaster for \(type) v\(version)"
+        }
+    }
+}
+
+/// What reading one message produced. Unknown and too-new events are not errors: a consumer that
+/// is older than its producers skips them (with a log line and a metric) instead of stopping.
+public enum DecodeOutcome: Sendable {
+    case event(DecodedEvent)
+    case unknownType(EventMetadata)
+    case newerVersion(EventMetadata, known: Int)
+}
+
+/// The contract between executables: every (type, version) with its topic, and the upcasters
+/// that bring old versions forward at read time.
+public struct EventCatalogue: Sendable {
+    struct Entry: Sendable {
+        let payloadType: any EventPayload.Type
+        let decodeCurrent: @Sendable (Data, JSONDecoder) throws -> DecodedEvent
+        let decodePayload: @Sendable (Data, JSONDecoder) throws -> any EventPayload
+    }
+
+    private var latest: [String: Entry] = [:]
+    private var upcasters: [String: [Int: Upcaster]] = [:]
+
+    public init(payloads: [any EventPayload.Type], upcasters: [Upcaster] = []) {
+        for payload in payloads { register(payload) }
+        for upcaster in upcasters { self.upcasters[upcaster.eventType, default: [:]][upcaster.fromVersion] = upcaster }
+    }
+
+    private mutating func register<P: EventPayload>(_ payload: P.Type) {
+        if let existing = latest[P.eventType], existing.payloadType.version >= P.version { return }
+        latest[P.eventType] = Entry(
+            payloadType: P.self,
+            decodeCurrent: { data, decoder in
+                let envelope = try decoder.decode(Envelope<P>.self, from: data)
+                return DecodedEvent(metadata: envelope.metadata, payload: envelope.data)
+            },
+            decodePayload: { data, decoder in try decoder.decode(P.self, from: data) }
+        )
+    }
+
+    public var eventTypes: [String] { latest.keys.sorted() }
+
+    public func currentVersion(of type: String) -> Int? { latest[type]?.payloadType.version }
+
+    public func topic(of type: String) -> Topic? { latest[type]?.payloadType.topic }
+
+    /// Every topic some registered event is published to, with its partition count.
+    public var topics: [Topic] { Array(Set(latest.values.map { $0.payloadType.topic })).sorted { $0.name < $1.name } }
+
+    public func encode<P: EventPayload>(_ envelope: Envelope<P>, encoder: JSONEncoder = .hearth()) throws -> Data {
+        try encoder.encode(envelope)
+    }
+
+    /// Decodes one message value. `hint` (type and version, from the Kafka headers or the archive
+    /// columns) spares a first pass over the JSON.
+    public func decode(_ data: Data, hint: (type: String, version: Int)? = nil, decoder: JSONDecoder = .hearth()) throws -> DecodeOutcome {
+        let type: String
+        let version: Int
+        var metadata: EventMetadata?
+        if let hint {
+            (type, version) = hint
+        } else {
+            let decoded = try decodeMetadata(data, decoder: decoder)
+            metadata = decoded
+            (type, version) = (decoded.type, decoded.version)
+        }
+        guard let entry = latest[type] else {
+            return .unknownType(try metadata ?? decodeMetadata(data, decoder: decoder))
+        }
+        let current = entry.payloadType.version
+        if version == current {
+            do {
+                return .event(try entry.decodeCurrent(data, decoder))
+            } catch {
+                throw EventDecodingError.malformed("\(type) v\(version): \(Self.describe(error))")
+            }
+        }
+        let meta = try metadata ?? decodeMetadata(data, decoder: decoder)
+        if version > current { return .newerVersion(meta, known: current) }
+        return .event(try upcast(data, metadata: meta, entry: entry, decoder: decoder))
+    }
+
+    private func upcast(_ data: Data, metadata: EventMetadata, entry: Entry, decoder: JSONDecoder) throws -> DecodedEvent {
+        struct RawData: Decodable { let data: JSONValue }
+        var payload: JSONValue
+        do {
+            payload = try decoder.decode(RawData.self, from: data).data
+        } catch {
+            throw EventDecodingError.malformed("\(metadata.type) v\(metadata.version): \(Self.describe(error))")
+        }
+        var version = metadata.version
+        while version < entry.payloadType.version {
+            guard let step = upcasters[metadata.type]?[version] else {
+                throw EventDecodingError.missingUpcaster(type: metadata.type, fromVersion: version)
+            }
+            payload = try step.transform(payload)
+            version += 1
+        }
+        var upgraded = metadata
+        upgraded.version = version
+        do {
+            let bytes = try JSONEncoder().encode(payload)
+            return DecodedEvent(metadata: upgraded, payload: try entry.decodePayload(bytes, decoder))
+        } catch {
+            throw EventDecodingError.malformed("\(metadata.type) upcast to v\(version): \(Self.describe(error))")
+        }
+    }
+
+    private func decodeMetadata(_ data: Data, decoder: JSONDecoder) throws -> EventMetadata {
+        do {
+            return try decoder.decode(EventMetadata.self, from: data)
+        } catch {
+            throw EventDecodingError.malformed(Self.describe(error))
+        }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing \((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+        case DecodingError.dataCorrupted(let context):
+            return "corrupt data at \(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+        default:
+            return String(describing: error)
+        }
+    }
+}
+
+extension EventCatalogue {
+    /// Hearth's catalogue: every payload type any executable publishes. Add new versions here,
+    /// with an upcaster from the previous one.
+    public static let hearth = EventCatalogue(
+        payloads: [
+            HouseholdUpserted.self,
+        ],
+        upcasters: []
+    )
+}

@@ -1,0 +1,49 @@
+public struct KafkaConsumerConfiguration: Sendable {
+    public var bootstrapServers: String
+    public var groupId: String
+    public var topics: [String]
+    public var clientId: String
+    /// The librdkafka mock broker never answers the first JoinGroup below ~4000.
+    public var sessionTimeoutMs: Int = 6000
+    public var heartbeatIntervalMs: Int = 500
+    /// Where a partition without a committed (or `onAssign`-supplied) offset starts.
+    public var autoOffsetReset: String = "earliest"
+    /// Messages read ahead of the iterating task before the poll thread waits.
+    public var maxBufferedMessages: Int = 10_000
+    /// Raw librdkafka properties, applied last (they override everything above).
+    public var additional: [String: String] = [:]
+
+    public init(
+        bootstrapServers: String, groupId: String, topics: [String], clientId: String,
+        sessionTimeoutMs: Int = 6000, heartbeatIntervalMs: Int = 500, autoOffsetReset: String = "earliest",
+        maxBufferedMessages: Int = 10_000, additional: [String: String] = [:]
+    ) {
+        self.bootstrapServers = bootstrapServers
+        self.groupId = groupId
+        self.topics = topics
+        self.clientId = clientId
+        self.sessionTimeoutMs = sessionTimeoutMs
+        self.heartbeatIntervalMs = heartbeatIntervalMs
+        self.autoOffsetReset = autoOffsetReset
+        self.maxBufferedMessages = maxBufferedMessages
+        self.additional = additional
+    }
+
+    var properties: [String: String] {
+        var properties = [
+            "bootstrap.servers": bootstrapServers,
+            "group.id": groupId,
+            "client.id": clientId,
+            "session.timeout.ms": String(sessionTimeoutMs),
+            "heartbeat.interval.ms": String(heartbeatIntervalMs),
+            "auto.offset.reset": autoOffsetReset,
+            // Hearth keeps the real offsets next to the read models; Kafka's commits are only
+            // for lag visibility and happen explicitly through `commit(_:)`.
+            "enable.auto.commit": "false",
+            "enable.auto.offset.store": "false",
+            "enable.partition.eof": "false",
+        ]
+        properties.merge(additional) { _, new in new }
+        return properties
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import HearthEvents
+import HearthStore
+import Logging
+import PostgresNIO
+
+/// `households`: the current name and preferences of each household, from `household.upserted`.
+public struct HouseholdsProjection: Projection {
+    public let name = "households"
+    public let topics: [Topic] = [.households]
+    public let tables = ["households"]
+
+    public init() {}
+
+    private struct Row {
+        var event: HouseholdUpserted
+        var eventId: UUID
+        var createdAt: Date
+        var updatedAt: Date
+        var changes: Int32
+    }
+
+    public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        // Several events of one household in a batch collapse into one row write; the last wins.
+        var rows: [UUID: Row] = [:]
+        var order: [UUID] = []
+        for event in events {
+            guard let upserted = event.payload as? HouseholdUpserted else { continue }
+            guard Int32(exactly: upserted.householdVersion) != nil, upserted.householdVersion > 0 else {
+                throw InvalidEvent(reason: "household_version \(upserted.householdVersion) is out of range", position: event.position)
+            }
+            let id = upserted.householdId
+            if var row = rows[id] {
+                row.event = upserted
+                row.eventId = event.metadata.id
+                row.updatedAt = event.metadata.occurredAt
+                row.changes += 1
+                rows[id] = row
+            } else {
+                order.append(id)
+                rows[id] = Row(event: upserted, eventId: event.metadata.id, createdAt: event.metadata.occurredAt, updatedAt: event.metadata.occurredAt, changes: 1)
+            }
+        }
+        guard !order.isEmpty else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var ids: [UUID] = [], names: [String] = [], hasName: [Bool] = [], prefs: [String] = [], versions: [Int32] = []
+        var users: [String] = [], hasUser: [Bool] = [], changes: [Int32] = [], created: [String] = [], updated: [String] = [], eventIds: [UUID] = []
+        for id in order {
+            let row = rows[id]!
+            ids.append(id)
+            names.append(row.event.name ?? "")
+            hasName.append(row.event.name != nil)
+            prefs.append(String(decoding: try encoder.encode(row.event.prefs), as: UTF8.self))
+            versions.append(Int32(row.event.householdVersion))
+            users.append(row.event.userId ?? "")
+            hasUser.append(row.event.userId != nil)
+            changes.append(row.changes)
+            created.append(Timestamp.format(row.createdAt))
+            updated.append(Timestamp.format(row.updatedAt))
+            eventIds.append(row.eventId)
+        }
+        try await connection.query(
+            """
+            INSERT INTO households (household_id, name, prefs, version, user_id, changes, created_at, updated_at, last_event_id)
+            SELECT id, CASE WHEN has_name THEN name END, prefs::jsonb, version, CASE WHEN has_user THEN user_id END,
+                   changes, created::timestamptz, updated::timestamptz, event_id
+            FROM unnest(\(ids)::uuid[], \(names)::text[], \(hasName)::bool[], \(prefs)::text[], \(versions)::int[],
+                        \(users)::text[], \(hasUser)::bool[], \(changes)::int[], \(created)::text[], \(updated)::text[], \(eventIds)::uuid[])
+                 AS v(id, name, has_name, prefs, version, user_id, has_user, changes, created, updated, event_id)
+            ON CONFLICT (household_id) DO UPDATE SET
+                name = EXCLUDED.name,
+                prefs = EXCLUDED.prefs,
+                version = GREATEST(households.version, EXCLUDED.version),
+                user_id = COALESCE(EXCLUDED.user_id, households.user_id),
+                changes = households.changes + EXCLUDED.changes,
+                updated_at = EXCLUDED.updated_at,
+                last_event_id = EXCLUDED.last_event_id
+            """, logger: logger)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import HearthStore
+
+/// Which executable owns which read models: their migrations (`Migrations/<owner>/NNNN_*.sql`) and
+/// their projections. Each executable applies and runs only its own; `hearthctl` sees them all.
+public enum ReadModelCatalogue {
+    public enum Owner: String, CaseIterable, Sendable {
+        case gateway
+        case assistOrchestrator = "assist-orchestrator"
+        case embeddingWorker = "embedding-worker"
+        case profileExtractor = "profile-extractor"
+        case calendarSync = "calendar-sync"
+        case notifier
+    }
+
+    public static func projections(of owner: Owner) -> [any Projection] {
+        switch owner {
+        case .gateway: [HouseholdsProjection(), EventLogProjection()]
+        case .assistOrchestrator, .embeddingWorker, .profileExtractor, .calendarSync, .notifier: []
+        }
+    }
+
+    public static var allProjections: [any Projection] { Owner.allCases.flatMap(projections(of:)) }
+
+    public static func projection(named name: String) -> (any Projection)? {
+        allProjections.first { $0.name == name }
+    }
+
+    public static func migrations(of owner: Owner) throws -> [Migration] {
+        let folder = migrationsDirectory.appendingPathComponent(owner.rawValue)
+        guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
+        return try Migration.load(owner: owner.rawValue, from: migrationsDirectory)
+    }
+
+    public static func allMigrations() throws -> [Migration] {
+        try Owner.allCases.flatMap(migrations(of:))
+    }
+
+    static var migrationsDirectory: URL {
+        Bundle.module.resourceURL!.appendingPathComponent("Migrations", isDirectory: true)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let variable: String
+    public let reason: String
+
+    public var description: String { "\(variable): \(reason)" }
+}
+
+/// Typed access to environment variables, with the variable's name in every error.
+public struct EnvironmentReader: Sendable {
+    public let values: [String: String]
+
+    public init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
+        self.values = values
+    }
+
+    public func string(_ name: String, default fallback: String) -> String {
+        guard let value = values[name], !value.isEmpty else { return fallback }
+        return value
+    }
+
+    public func optionalString(_ name: String) -> String? {
+        guard let value = values[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    public func int(_ name: String, default fallback: Int, range: ClosedRange<Int> = Int.min...Int.max) throws -> Int {
+        guard let text = optionalString(name) else { return fallback }
+        guard let value = Int(text), range.contains(value) else {
+            throw ConfigurationError(variable: name, reason: "expected a whole number in \(range.lowerBound)...\(range.upperBound), got \(text)")
+        }
+        return value
+    }
+
+    public func list(_ name: String) -> [String] {
+        (optionalString(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,54 @@
+import HearthStore
+import Logging
+
+/// What every executable reads at start-up. Defaults are for `make run` on one machine; compose
+/// overrides them. The README's configuration table lists the same variables.
+public struct ServiceSettings: Sendable {
+    public enum Mode: String, Sendable { case dev, test, production }
+
+    public var serviceName: String
+    public var mode: Mode
+    public var httpHost: String
+    public var httpPort: Int
+    public var databaseURL: String
+    public var kafkaBootstrap: String
+    public var logLevel: Logger.Level
+    public var logFormat: LogFormat
+    public var runDirectory: String
+    public var projection: ProjectionOptions
+    public var environment: EnvironmentReader
+
+    public static let defaultDatabaseURL = "postgres://hearth:hearth@127.0.0.1:55432/hearth"
+    public static let defaultKafkaBootstrap = "127.0.0.1:9092"
+
+    public static func load(service: String, defaultPort: Int, environment: EnvironmentReader = EnvironmentReader()) throws -> ServiceSettings {
+        let modeText = environment.string("HEARTH_ENV", default: "production")
+        guard let mode = Mode(rawValue: modeText) else {
+            throw ConfigurationError(variable: "HEARTH_ENV", reason: "expected dev, test or production, got \(modeText)")
+        }
+        let levelText = environment.string("HEARTH_LOG_LEVEL", default: "info")
+        guard let level = Logger.Level(rawValue: levelText) else {
+            throw ConfigurationError(variable: "HEARTH_LOG_LEVEL", reason: "expected trace, debug, info, notice, warning, error or critical")
+        }
+        let formatText = environment.string("HEARTH_LOG_FORMAT", default: "json")
+        guard let format = LogFormat(rawValue: formatText) else {
+            throw ConfigurationError(variable: "HEARTH_LOG_FORMAT", reason: "expected json or text")
+        }
+        var projection = ProjectionOptions()
+        projection.maxBatchSize = try environment.int("HEARTH_PROJECTION_BATCH_SIZE", default: projection.maxBatchSize, range: 1...100_000)
+        projection.linger = .milliseconds(try environment.int("HEARTH_PROJECTION_LINGER_MS", default: 2, range: 0...10_000))
+        projection.maxAttempts = try environment.int("HEARTH_PROJECTION_MAX_ATTEMPTS", default: projection.maxAttempts, range: 1...100)
+        return ServiceSettings(
+            serviceName: service,
+            mode: mode,
+            httpHost: environment.string("HEARTH_HTTP_HOST", default: "127.0.0.1"),
+            httpPort: try environment.int("HEARTH_HTTP_PORT", default: defaultPort, range: 0...65535),
+            databaseURL: environment.string("HEARTH_DATABASE_URL", default: defaultDatabaseURL),
+            kafkaBootstrap: environment.string("HEARTH_KAFKA_BOOTSTRAP", default: defaultKafkaBootstrap),
+            logLevel: level,
+            logFormat: format,
+            runDirectory: environment.string("HEARTH_RUN_DIR", default: ".run"),
+            projection: projection,
+            environment: environment)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Every error a client sees: `{"error": {"code", "message", "field"?, "request_id"}}`.
+public struct APIError: Error, Sendable {
+    public var status: HTTPResponse.Status
+    public var code: String
+    public var message: String
+    public var field: String?
+    public var headers: HTTPFields
+
+    public init(_ status: HTTPResponse.Status, code: String, message: String, field: String? = nil, headers: HTTPFields = [:]) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.field = field
+        self.headers = headers
+    }
+
+    public static func invalid(_ field: String, _ message: String) -> APIError {
+        APIError(.badRequest, code: "invalid_request", message: message, field: field)
+    }
+
+    public static func notFound(_ what: String) -> APIError {
+        APIError(.notFound, code: "not_found", message: "\(what) not found")
+    }
+
+    struct Body: Encodable {
+        struct Detail: Encodable {
+            let code: String
+            let message: String
+            let field: String?
+            let requestId: String
+
+            enum CodingKeys: String, CodingKey {
+                case code, message, field
+                case requestId = "request_id"
+            }
+        }
+        let error: Detail
+    }
+
+    func response(requestId: String) -> Response {
+        let body = Body(error: .init(code: code, message: message, field: field, requestId: requestId))
+        let data = (try? JSONEncoder().encode(body)) ?? Data(#"{"error":{"code":"internal"}}"#.utf8)
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Maps errors from anywhere in a request to what the client is told.
+    static func from(_ error: any Error) -> APIError? {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as HTTPError:
+            let code: String = switch error.status {
+            case .notFound: "not_found"
+            case .contentTooLarge: "payload_too_large"
+            case .methodNotAllowed: "method_not_allowed"
+            case .unauthorized: "unauthorized"
+            case .badRequest: "invalid_request"
+            default: error.status.code >= 500 ? "internal" : "http_\(error.status.code)"
+            }
+            return APIError(error.status, code: code, message: error.body ?? error.status.reasonPhrase, headers: error.headers)
+        default:
+            return nil
+        }
+    }
+}

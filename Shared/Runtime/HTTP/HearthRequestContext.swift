@@ -1,0 +1,19 @@
+import Hummingbird
+
+/// Per-request state every route and middleware of every executable shares.
+public struct HearthRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// From `X-Request-Id` when the client sent a sane one, else generated.
+    public var requestId: String = ""
+    /// From `X-Correlation-Id`, else the request id: stamped on every event the request causes.
+    public var correlationId: String = ""
+    /// The authenticated user, once authentication middleware has run.
+    public var userId: String?
+
+    public init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+    }
+
+    /// Bodies above 1 MiB answer 413 before they are read into memory.
+    public var maxUploadSize: Int { 1 << 20 }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Hummingbird
+
+/// Reads a JSON body into a `Decodable`, turning decoding failures into 400s that name the field.
+/// Unknown fields are ignored; a body over the context's limit is a 413.
+public enum JSONRequestBody {
+    public static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: HearthRequestContext) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        } catch {
+            throw APIError(.contentTooLarge, code: "payload_too_large", message: "the body is larger than \(context.maxUploadSize) bytes")
+        }
+        guard buffer.readableBytes > 0 else {
+            throw APIError.invalid("body", "a JSON object is required")
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw describe(error)
+        } catch let error as APIError {
+            throw error
+        } catch {
+            throw APIError.invalid("body", "the body is not valid JSON")
+        }
+    }
+
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        var text = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                text += "[\(index)]"
+            } else {
+                text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+            }
+        }
+        return text
+    }
+
+    static func describe(_ error: DecodingError) -> APIError {
+        switch error {
+        case .keyNotFound(let key, let context):
+            let field = path(context.codingPath + [key])
+            return .invalid(field, "\(field) is required")
+        case .typeMismatch(let type, let context):
+            let field = path(context.codingPath)
+            return .invalid(field.isEmpty ? "body" : field, "\(field.isEmpty ? "body" : field) must be \(expected(type))")
+        case .valueNotFound(let type, let context):
+            let field = path(context.codingPath)
+            return .invalid(field, "\(field) must be \(expected(type)), not null")
+        case .dataCorrupted(let context):
+            let field = path(context.codingPath)
+            if field.isEmpty { return .invalid("body", "the body is not valid JSON") }
+            return .invalid(field, "\(field): \(context.debugDescription)")
+        @unknown default:
+            return .invalid("body", "the body could not be read")
+        }
+    }
+
+    static func expected(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Int32.Type, is Int64.Type: "a whole number"
+        case is Double.Type, is Float.Type: "a number"
+        case is Bool.Type: "true or false"
+        case is UUID.Type: "a UUID"
+        default:
+            String(describing: type).hasPrefix("Array") ? "an array" : "an object"
+        }
+    }
+}

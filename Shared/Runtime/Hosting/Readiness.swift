@@ -1,0 +1,73 @@
+import Foundation
+import HearthKafka
+import HearthStore
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// What `/readyz` checks: Postgres answers, Kafka answers, migrations are applied, and every
+/// projection has its partitions. Kafka is asked at most every two seconds.
+public final class Readiness: Sendable {
+    let client: PostgresClient
+    let admin: KafkaAdmin
+    let gate: StartupGate
+    let runners: [ProjectionRunner]
+    let logger: Logger
+    private let kafkaCache = KafkaReachabilityCache()
+
+    public init(client: PostgresClient, admin: KafkaAdmin, gate: StartupGate, runners: [ProjectionRunner], logger: Logger) {
+        self.client = client
+        self.admin = admin
+        self.gate = gate
+        self.runners = runners
+        self.logger = logger
+    }
+
+    public struct Report: Encodable, Sendable {
+        public var ready: Bool
+        public var checks: [String: String]
+    }
+
+    public func check() async -> Report {
+        var checks: [String: String] = [:]
+        checks["postgres"] = await postgresReachable() ? "ok" : "unreachable"
+        checks["kafka"] = await kafkaCache.reachable(admin: admin) ? "ok" : "unreachable"
+        checks["migrations"] = gate.isOpen ? "ok" : "pending"
+        for runner in runners {
+            checks["projection:\(runner.projection.name)"] = runner.isAssigned ? "ok" : "unassigned"
+        }
+        return Report(ready: checks.values.allSatisfy { $0 == "ok" }, checks: checks)
+    }
+
+    private func postgresReachable() async -> Bool {
+        do {
+            return try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask {
+                    try await self.client.query("SELECT 1", logger: self.logger)
+                    return true
+                }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(2))
+                    return false
+                }
+                let result = try await group.next() ?? false
+                group.cancelAll()
+                return result
+            }
+        } catch {
+            return false
+        }
+    }
+}
+
+/// Remembers the last Kafka metadata answer for a short while, so a busy probe does not flood the broker.
+final class KafkaReachabilityCache: Sendable {
+    private let last = Mutex<(at: ContinuousClock.Instant, ok: Bool)?>(nil)
+
+    func reachable(admin: KafkaAdmin) async -> Bool {
+        if let cached = last.withLock({ $0 }), ContinuousClock.now - cached.at < .seconds(2) { return cached.ok }
+        let ok = (try? await admin.topics()) != nil
+        last.withLock { $0 = (ContinuousClock.now, ok) }
+        return ok
+    }
+}

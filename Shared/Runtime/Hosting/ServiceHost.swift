@@ -1,0 +1,91 @@
+import Foundation
+import HearthEvents
+import HearthKafka
+import HearthReadModels
+import HearthStore
+import Hummingbird
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// Everything an executable needs, wired the same way in all six: settings, logs, metrics,
+/// Postgres, the Kafka producer, its projections, and an HTTP server with the ops routes.
+/// Shutdown (SIGTERM/SIGINT) runs in reverse: HTTP stops taking requests, projections finish
+/// their batch, the producer flushes, and Postgres closes last.
+public struct ServiceHost: Sendable {
+    public let settings: ServiceSettings
+    public let logger: Logger
+    public let postgres: PostgresClient
+    public let producer: KafkaProducer
+    public let publisher: EventPublisher
+    public let runners: [ProjectionRunner]
+    public let gate: StartupGate
+    public let readiness: Readiness
+    let migrations: [Migration]
+
+    /// Reads settings, sets up logging and metrics, and builds the clients. Exits with a clear
+    /// message when the configuration is unusable.
+    public static func bootstrap(service: String, defaultPort: Int, owner: ReadModelCatalogue.Owner) -> ServiceHost {
+        do {
+            let settings = try ServiceSettings.load(service: service, defaultPort: defaultPort)
+            LoggingSetup.bootstrap(service: service, level: settings.logLevel, format: settings.logFormat)
+            MetricsSetup.bootstrap()
+            return try ServiceHost(settings: settings, owner: owner)
+        } catch {
+            FileHandle.standardError.write(Data("\(service): cannot start: \(error)\n".utf8))
+            exit(78)  // EX_CONFIG
+        }
+    }
+
+    public init(settings: ServiceSettings, owner: ReadModelCatalogue.Owner, projections: [any Projection]? = nil) throws {
+        self.settings = settings
+        let logger = Logger(label: "hearth.\(settings.serviceName)")
+        self.logger = logger
+        let database = try DatabaseConfiguration(url: settings.databaseURL)
+        self.postgres = PostgresClient(configuration: database.client, backgroundLogger: logger)
+        self.producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(bootstrapServers: settings.kafkaBootstrap, clientId: "hearth-\(settings.serviceName)"),
+            logger: logger)
+        self.publisher = EventPublisher(producer: producer, source: settings.serviceName)
+        self.migrations = try ReadModelCatalogue.migrations(of: owner)
+        self.gate = StartupGate()
+        self.runners = (projections ?? ReadModelCatalogue.projections(of: owner)).map { [postgres, producer] projection in
+            ProjectionRunner(
+                projection: projection, client: postgres, bootstrapServers: settings.kafkaBootstrap,
+                deadLetters: producer, options: settings.projection, logger: logger)
+        }
+        self.readiness = Readiness(
+            client: postgres, admin: KafkaAdmin(bootstrapServers: settings.kafkaBootstrap, logger: logger),
+            gate: gate, runners: runners, logger: logger)
+        logger.info("configured", metadata: [
+            "database": "\(database.redacted)", "kafka": "\(settings.kafkaBootstrap)",
+            "http": "\(settings.httpHost):\(settings.httpPort)", "mode": "\(settings.mode.rawValue)",
+        ])
+    }
+
+    /// Runs until SIGTERM or SIGINT. `routes` adds the executable's own API beside the ops routes.
+    public func run(extraServices: [any Service] = [], routes: (Router<HearthRequestContext>) -> Void = { _ in }) async throws {
+        let router = Router(context: HearthRequestContext.self)
+        router.add(middleware: RequestIdMiddleware())
+        router.add(middleware: RequestMetricsMiddleware())
+        OpsRoutes.register(on: router, readiness: readiness)
+        routes(router)
+
+        let services: [any Service] =
+            [producer, MigrationService(client: postgres, migrations: migrations, gate: gate, logger: logger)]
+            + runners.map { GatedService(gate: gate, service: $0) }
+            + extraServices.map { GatedService(gate: gate, service: $0) }
+        let application = Application(
+            router: router,
+            configuration: .init(address: .hostname(settings.httpHost, port: settings.httpPort), serverName: "hearth-\(settings.serviceName)"),
+            services: services,
+            logger: logger)
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await postgres.run() }
+            defer { group.cancelAll() }
+            try await application.runService()
+        }
+        logger.info("stopped")
+    }
+}

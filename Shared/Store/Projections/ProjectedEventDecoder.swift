@@ -1,0 +1,48 @@
+import Foundation
+import HearthEvents
+import Logging
+import Metrics
+
+/// Turns stored bytes (from Kafka or from the archive) into what a projection applies, skipping
+/// event types and versions this build does not know.
+struct ProjectedEventDecoder: Sendable {
+    let catalogue: EventCatalogue
+    let projection: String
+    let decodesPayloads: Bool
+    let logger: Logger
+    private let decoder = JSONDecoder.hearth()
+
+    init(catalogue: EventCatalogue, projection: any Projection, logger: Logger) {
+        self.catalogue = catalogue
+        self.projection = projection.name
+        self.decodesPayloads = projection.decodesPayloads
+        self.logger = logger
+    }
+
+    func decode(position: EventPosition, value: [UInt8], hint: (type: String, version: Int)?) throws -> ProjectedEvent? {
+        let data = Data(value)
+        guard decodesPayloads else {
+            do {
+                let metadata = try decoder.decode(EventMetadata.self, from: data)
+                return ProjectedEvent(position: position, metadata: metadata, payload: nil, value: value)
+            } catch {
+                throw EventDecodingError.malformed("envelope: \(error)")
+            }
+        }
+        switch try catalogue.decode(data, hint: hint, decoder: decoder) {
+        case .event(let event):
+            return ProjectedEvent(position: position, metadata: event.metadata, payload: event.payload, value: value)
+        case .unknownType(let metadata):
+            Counter(label: "hearth_events_skipped_total", dimensions: [("projection", projection), ("reason", "unknown_type")]).increment()
+            logger.debug("skipping an event of unknown type", metadata: ["type": "\(metadata.type)", "correlation_id": "\(metadata.correlationId)"])
+            return nil
+        case .newerVersion(let metadata, let known):
+            Counter(label: "hearth_events_skipped_total", dimensions: [("projection", projection), ("reason", "newer_version")]).increment()
+            logger.warning("skipping an event newer than this build understands", metadata: [
+                "type": "\(metadata.type)", "version": "\(metadata.version)", "known_version": "\(known)",
+                "correlation_id": "\(metadata.correlationId)",
+            ])
+            return nil
+        }
+    }
+}

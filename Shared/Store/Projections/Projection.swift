@@ -1,0 +1,41 @@
+import HearthEvents
+import Logging
+import PostgresNIO
+
+/// One event as a projection sees it: its place in Kafka, its metadata, its decoded payload (when
+/// the projection asked for payloads) and the exact bytes it arrived as.
+public struct ProjectedEvent: Sendable {
+    public let position: EventPosition
+    public let metadata: EventMetadata
+    public let payload: (any EventPayload)?
+    public let value: [UInt8]
+
+    public init(position: EventPosition, metadata: EventMetadata, payload: (any EventPayload)?, value: [UInt8]) {
+        self.position = position
+        self.metadata = metadata
+        self.payload = payload
+        self.value = value
+    }
+}
+
+/// A read model fed by events. `apply` runs inside the transaction that also records the consumed
+/// offsets, so an event's effect and its offset commit or roll back together.
+public protocol Projection: Sendable {
+    /// Stable name: the consumer group is `hearth.projection.<name>` and offsets are stored under it.
+    var name: String { get }
+    var topics: [Topic] { get }
+    /// The tables this projection owns; rebuilt by replay and summed by the checksum. Table
+    /// contents must depend only on the events (no `now()`), or a rebuild could not reproduce them.
+    var tables: [String] { get }
+    /// False for projections that only need metadata and raw bytes (the event archive): events of
+    /// types this binary does not know are then kept, not skipped.
+    var decodesPayloads: Bool { get }
+
+    /// Applies events in Kafka order per partition. Called with a connection inside an open transaction.
+    func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws
+}
+
+extension Projection {
+    public var decodesPayloads: Bool { true }
+    public var consumerGroup: String { "hearth.projection.\(name)" }
+}

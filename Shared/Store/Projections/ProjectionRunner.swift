@@ -1,0 +1,271 @@
+import Foundation
+import HearthEvents
+import HearthKafka
+import Logging
+import Metrics
+import PostgresNIO
+import ServiceLifecycle
+import Synchronization
+
+/// Runs one projection: consumes its topics with its own consumer group, applies events in
+/// batches, and records offsets in the same transaction, so every event takes effect exactly once
+/// however often Kafka redelivers it. Events that keep failing are parked in `<topic>.dlq`.
+public final class ProjectionRunner: Service, Sendable {
+    public let projection: any Projection
+    private let client: PostgresClient
+    private let bootstrapServers: String
+    private let deadLetters: KafkaProducer
+    private let catalogue: EventCatalogue
+    private let options: ProjectionOptions
+    private let logger: Logger
+    private let offsetStore: OffsetStore
+    private let eventDecoder: ProjectedEventDecoder
+    private let state = Mutex(State())
+
+    private struct State {
+        var nextOffsets: [KafkaTopicPartition: Int64] = [:]
+        var consumer: KafkaConsumer?
+    }
+
+    public init(
+        projection: any Projection, client: PostgresClient, bootstrapServers: String, deadLetters: KafkaProducer,
+        catalogue: EventCatalogue = .hearth, options: ProjectionOptions = .init(), logger: Logger
+    ) {
+        self.projection = projection
+        self.client = client
+        self.bootstrapServers = bootstrapServers
+        self.deadLetters = deadLetters
+        self.catalogue = catalogue
+        self.options = options
+        var logger = logger
+        logger[metadataKey: "projection"] = "\(projection.name)"
+        self.logger = logger
+        self.offsetStore = OffsetStore(projection: projection.name, logger: logger)
+        self.eventDecoder = ProjectedEventDecoder(catalogue: catalogue, projection: projection, logger: logger)
+    }
+
+    /// True once the consumer group has given this instance its partitions (possibly none).
+    public var isAssigned: Bool { state.withLock { $0.consumer?.isAssigned ?? false } }
+
+    /// Next offsets this instance has applied up to, per partition it owns.
+    public var appliedOffsets: [KafkaTopicPartition: Int64] { state.withLock { $0.nextOffsets } }
+
+    public func run() async throws {
+        let consumer = try KafkaConsumer(
+            configuration: KafkaConsumerConfiguration(
+                bootstrapServers: bootstrapServers, groupId: projection.consumerGroup,
+                topics: projection.topics.map(\.name), clientId: "hearth-\(projection.name)"),
+            logger: logger,
+            onAssign: { [self] partitions in
+                let offsets = try await offsetStore.load(partitions, client: client)
+                state.withLock { $0.nextOffsets.merge(offsets) { _, new in new } }
+                logger.info("partitions assigned", metadata: ["partitions": "\(partitions.sorted().map { "\($0.topic)/\($0.partition)" })"])
+                return offsets
+            },
+            onRevoke: { [self] partitions in
+                state.withLock { state in partitions.forEach { state.nextOffsets[$0] = nil } }
+                logger.info("partitions revoked", metadata: ["count": "\(partitions.count)"])
+            })
+        state.withLock { $0.consumer = consumer }
+        let buffer = BatchBuffer<KafkaMessage>(capacity: options.maxBatchSize * 4)
+
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { try await consumer.run() }
+            group.addTask {
+                defer { buffer.finish() }
+                for try await message in consumer {
+                    guard await buffer.append(message) else { break }
+                }
+            }
+            group.addTask { [self] in await reportLag(consumer: consumer) }
+            while let batch = await buffer.nextBatch(max: options.maxBatchSize, linger: options.linger) {
+                await process(batch, consumer: consumer)
+            }
+            group.cancelAll()
+        }
+    }
+
+    // MARK: Applying
+
+    private func process(_ batch: [KafkaMessage], consumer: KafkaConsumer) async {
+        var backoff = options.initialBackoff
+        while true {
+            do {
+                let started = ContinuousClock.now
+                try await commit(batch, applying: true)
+                Timer(label: "hearth_projection_apply_duration_seconds", dimensions: [("projection", projection.name)])
+                    .record(duration: ContinuousClock.now - started)
+                countConsumed(batch)
+                consumer.commit(state.withLock { $0.nextOffsets })
+                return
+            } catch where FailureClassification.isTransient(error) {
+                if error is OffsetConflict {
+                    await refreshOffsets(for: batch)
+                    continue
+                }
+                logger.warning("transient failure, retrying batch", metadata: ["error": "\(FailureClassification.describe(error))"])
+                if await pause(&backoff) { return }
+            } catch {
+                logger.warning("batch failed, isolating the failing event", metadata: ["error": "\(FailureClassification.describe(error))", "size": "\(batch.count)"])
+                await isolate(batch, consumer: consumer)
+                return
+            }
+        }
+    }
+
+    /// Applies one message at a time, so one bad event cannot hold back the others.
+    private func isolate(_ batch: [KafkaMessage], consumer: KafkaConsumer) async {
+        for message in batch {
+            var attempts = 0
+            var backoff = options.initialBackoff
+            while true {
+                do {
+                    try await commit([message], applying: true)
+                    countConsumed([message])
+                    break
+                } catch where FailureClassification.isTransient(error) {
+                    if error is OffsetConflict {
+                        await refreshOffsets(for: [message])
+                        continue
+                    }
+                    if await pause(&backoff) { return }
+                } catch {
+                    attempts += 1
+                    if attempts < options.maxAttempts {
+                        if await pause(&backoff) { return }
+                        continue
+                    }
+                    guard await deadLetter(message, error: error) else { return }
+                    if !(await skip(message)) { return }
+                    break
+                }
+            }
+        }
+        consumer.commit(state.withLock { $0.nextOffsets })
+    }
+
+    /// One transaction: apply the events not yet applied and move the offsets past them.
+    @discardableResult
+    private func commit(_ messages: [KafkaMessage], applying: Bool) async throws -> Int {
+        var known = state.withLock { $0.nextOffsets }
+        let missing = Set(messages.map(\.topicPartition)).filter { known[$0] == nil }
+        if !missing.isEmpty {
+            let loaded = try await offsetStore.load(Array(missing), client: client)
+            known.merge(loaded) { _, new in new }
+        }
+        var moves: [KafkaTopicPartition: (expected: Int64, next: Int64)] = [:]
+        var events: [ProjectedEvent] = []
+        events.reserveCapacity(messages.count)
+        for message in messages {
+            let partition = message.topicPartition
+            guard let expected = known[partition] else { continue }
+            let current = moves[partition]?.next ?? expected
+            guard message.offset >= current else { continue }
+            if applying, let event = try decode(message) { events.append(event) }
+            moves[partition] = (expected: expected, next: message.offset + 1)
+        }
+        guard !moves.isEmpty else { return 0 }
+        let toApply = events
+        let finalMoves = moves
+        try await client.withTransaction(logger: logger) { connection in
+            if !toApply.isEmpty { try await projection.apply(toApply, on: connection, logger: logger) }
+            try await offsetStore.advance(finalMoves, on: connection)
+        }
+        state.withLock { state in
+            for (partition, move) in finalMoves where (state.nextOffsets[partition] ?? 0) < move.next {
+                state.nextOffsets[partition] = move.next
+            }
+        }
+        return toApply.count
+    }
+
+    /// Moves the offset past a parked event without applying it.
+    private func skip(_ message: KafkaMessage) async -> Bool {
+        var backoff = options.initialBackoff
+        while true {
+            do {
+                _ = try await commit([message], applying: false)
+                return true
+            } catch where FailureClassification.isTransient(error) {
+                if error is OffsetConflict { await refreshOffsets(for: [message]); continue }
+                if await pause(&backoff) { return false }
+            } catch {
+                logger.error("cannot move past a parked event", metadata: ["error": "\(FailureClassification.describe(error))"])
+                if await pause(&backoff) { return false }
+            }
+        }
+    }
+
+    private func decode(_ message: KafkaMessage) throws -> ProjectedEvent? {
+        try eventDecoder.decode(
+            position: EventPosition(topic: message.topic, partition: message.partition, offset: message.offset),
+            value: message.value, hint: EventHeaders.typeHint(of: message))
+    }
+
+    // MARK: Dead letters
+
+    /// Parks the message in `<topic>.dlq`. Returns false only when shutting down before Kafka took it.
+    private func deadLetter(_ message: KafkaMessage, error: any Error) async -> Bool {
+        let reason = FailureClassification.describe(error)
+        var headers = message.headers
+        headers.append(KafkaHeader(key: "error", string: String(reason.prefix(1000))))
+        headers.append(KafkaHeader(key: "failed_projection", string: projection.name))
+        headers.append(KafkaHeader(key: "original_topic", string: message.topic))
+        headers.append(KafkaHeader(key: "original_partition", string: String(message.partition)))
+        headers.append(KafkaHeader(key: "original_offset", string: String(message.offset)))
+        let outgoing = KafkaOutgoingMessage(topic: "\(message.topic).dlq", key: message.key, value: message.value, headers: headers)
+        var backoff = options.initialBackoff
+        while true {
+            do {
+                _ = try await deadLetters.send(outgoing)
+                Counter(label: "hearth_dlq_events_total", dimensions: [("projection", projection.name), ("topic", message.topic)]).increment()
+                logger.error("event parked in the dead-letter topic", metadata: [
+                    "topic": "\(message.topic)", "partition": "\(message.partition)", "offset": "\(message.offset)", "error": "\(reason)",
+                ])
+                return true
+            } catch {
+                logger.warning("dead-letter publish failed, retrying", metadata: ["error": "\(error)"])
+                if await pause(&backoff) { return false }
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    private func refreshOffsets(for messages: [KafkaMessage]) async {
+        let partitions = Array(Set(messages.map(\.topicPartition)))
+        if let fresh = try? await offsetStore.read(partitions, client: client) {
+            state.withLock { $0.nextOffsets.merge(fresh) { _, new in new } }
+        }
+    }
+
+    /// Sleeps with exponential back-off. True when the service is stopping and the caller should give up.
+    private func pause(_ backoff: inout Duration) async -> Bool {
+        if Task.isCancelled || Task.isShuttingDownGracefully { return true }
+        try? await Task.sleep(for: backoff)
+        backoff = min(backoff * 2, options.maxBackoff)
+        return Task.isCancelled || Task.isShuttingDownGracefully
+    }
+
+    private func countConsumed(_ messages: [KafkaMessage]) {
+        var perTopic: [String: Int] = [:]
+        for message in messages { perTopic[message.topic, default: 0] += 1 }
+        for (topic, count) in perTopic {
+            Counter(label: "hearth_events_consumed_total", dimensions: [("projection", projection.name), ("topic", topic)]).increment(by: count)
+        }
+    }
+
+    private func reportLag(consumer: KafkaConsumer) async {
+        while !Task.isCancelled {
+            let high = await consumer.highWatermarks()
+            let applied = state.withLock { $0.nextOffsets }
+            for (partition, end) in high {
+                let lag = max(0, end - (applied[partition] ?? end))
+                Gauge(label: "hearth_projection_lag", dimensions: [
+                    ("projection", projection.name), ("topic", partition.topic), ("partition", String(partition.partition)),
+                ]).record(lag)
+            }
+            try? await Task.sleep(for: .seconds(2))
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import HearthEvents
+import HearthKafka
+import Metrics
+
+/// Publishes typed events: wraps them in the envelope, encodes them, sets key and headers, and
+/// returns only once Kafka has acknowledged the write.
+public struct EventPublisher: Sendable {
+    public let producer: KafkaProducer
+    public let source: String
+
+    public init(producer: KafkaProducer, source: String) {
+        self.producer = producer
+        self.source = source
+    }
+
+    public func envelope<P: EventPayload>(_ payload: P, correlationId: String, causationId: String? = nil) -> Envelope<P> {
+        Envelope(payload, correlationId: correlationId, causationId: causationId, source: source)
+    }
+
+    @discardableResult
+    public func publish<P: EventPayload>(_ payload: P, correlationId: String, causationId: String? = nil) async throws -> EventPosition {
+        try await publish(envelope(payload, correlationId: correlationId, causationId: causationId))
+    }
+
+    @discardableResult
+    public func publish<P: EventPayload>(_ envelope: Envelope<P>) async throws -> EventPosition {
+        let report = try await producer.send(try Self.message(for: envelope))
+        Self.countProduced(topic: P.topic.name, type: P.eventType, count: 1)
+        return EventPosition(topic: report.topic, partition: report.partition, offset: report.offset)
+    }
+
+    /// Publishes many events of one type; they are enqueued in order, so events of one key keep
+    /// their order on the partition.
+    public func publish<P: EventPayload>(batch envelopes: [Envelope<P>]) async throws -> [EventPosition] {
+        let messages = try envelopes.map(Self.message(for:))
+        let reports = try await producer.send(messages)
+        Self.countProduced(topic: P.topic.name, type: P.eventType, count: envelopes.count)
+        return reports.map { EventPosition(topic: $0.topic, partition: $0.partition, offset: $0.offset) }
+    }
+
+    public static func message<P: EventPayload>(for envelope: Envelope<P>) throws -> KafkaOutgoingMessage {
+        let value = try EventCatalogue.hearth.encode(envelope, encoder: sharedEncoder)
+        return KafkaOutgoingMessage(
+            topic: P.topic.name,
+            key: Array(envelope.metadata.key.utf8),
+            value: Array(value),
+            headers: EventHeaders.make(for: envelope.metadata))
+    }
+
+    private static let sharedEncoder = JSONEncoder.hearth()
+
+    private static func countProduced(topic: String, type: String, count: Int) {
+        Counter(label: "hearth_events_produced_total", dimensions: [("topic", topic), ("type", type)]).increment(by: count)
+    }
+}

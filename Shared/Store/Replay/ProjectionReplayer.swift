@@ -1,0 +1,260 @@
+import Foundation
+import HearthEvents
+import HearthKafka
+import Logging
+import PostgresNIO
+
+public enum ReplayError: Error, CustomStringConvertible {
+    case archiveIsTheSource(String)
+    case historyLost(partition: KafkaTopicPartition, kafkaStartsAt: Int64, archiveEndsAt: Int64)
+
+    public var description: String {
+        switch self {
+        case .archiveIsTheSource(let name):
+            "\(name) is the event archive itself; it is the source of replays and cannot be rebuilt from itself"
+        case .historyLost(let partition, let start, let end):
+            "\(partition.topic)/\(partition.partition): Kafka starts at offset \(start) but the archive ends at \(end); events in between are lost"
+        }
+    }
+}
+
+public struct ReplayProgress: Sendable {
+    public var applied: Int
+    public var total: Int
+    public var elapsed: Duration
+}
+
+public struct ReplayReport: Sendable {
+    public var projection: String
+    public var checksumBefore: TableChecksum
+    public var checksumAfter: TableChecksum
+    public var events: Int
+    /// Per partition (`topic/partition`), where its history was read from: `kafka`, `archive` or `archive+kafka`.
+    public var sources: [String: String]
+    public var duration: Duration
+    public var dryRun: Bool
+}
+
+/// Rebuilds a projection's tables from the full event history into shadow tables, then swaps
+/// them in atomically. Each partition is read from Kafka while the topic still holds its whole
+/// history, and from the event archive where Kafka has dropped the start.
+public struct ProjectionReplayer: Sendable {
+    let client: PostgresClient
+    let admin: KafkaAdmin
+    let bootstrapServers: String
+    let catalogue: EventCatalogue
+    let logger: Logger
+    var batchSize = 1000
+
+    public init(client: PostgresClient, bootstrapServers: String, catalogue: EventCatalogue = .hearth, logger: Logger) {
+        self.client = client
+        self.admin = KafkaAdmin(bootstrapServers: bootstrapServers, logger: logger)
+        self.bootstrapServers = bootstrapServers
+        self.catalogue = catalogue
+        self.logger = logger
+    }
+
+    private struct PartitionPlan {
+        var partition: KafkaTopicPartition
+        var end: Int64
+        var archive: Range<Int64>
+        var kafka: Range<Int64>
+        var source: String {
+            switch (archive.isEmpty, kafka.isEmpty) {
+            case (true, _): "kafka"
+            case (false, true): "archive"
+            case (false, false): "archive+kafka"
+            }
+        }
+    }
+
+    public func rebuild(
+        _ projection: any Projection, dryRun: Bool = false, progress: @escaping @Sendable (ReplayProgress) -> Void = { _ in }
+    ) async throws -> ReplayReport {
+        guard projection.decodesPayloads else { throw ReplayError.archiveIsTheSource(projection.name) }
+        let started = ContinuousClock.now
+        let shadow = "replay_\(projection.name)"
+        let before = try await TableChecksum.compute(tables: projection.tables, client: client, logger: logger)
+        let plans = try await plan(projection)
+        let total = plans.reduce(0) { $0 + Int($1.end) }
+        let decoder = ProjectedEventDecoder(catalogue: catalogue, projection: projection, logger: logger)
+
+        return try await client.withConnection { connection in
+            try await createShadow(projection, schema: shadow, on: connection)
+            var applied = 0
+            var reached: [KafkaTopicPartition: Int64] = [:]
+            let apply: ([ProjectedEvent]) async throws -> Void = { events in
+                try await connection.withTransaction(logger: logger) { transaction in
+                    try await projection.apply(events, on: transaction, logger: logger)
+                }
+            }
+            try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(SQLIdentifier.quoted(shadow)), public"), logger: logger)
+            do {
+                for plan in plans {
+                    try await readArchive(plan.partition, range: plan.archive, decoder: decoder, connection: connection) { events, lastOffset in
+                        try await apply(events)
+                        applied += events.count
+                        reached[plan.partition] = lastOffset + 1
+                        progress(ReplayProgress(applied: applied, total: total, elapsed: ContinuousClock.now - started))
+                    }
+                }
+                try await readKafka(Dictionary(uniqueKeysWithValues: plans.map { ($0.partition, $0.kafka) }), decoder: decoder) { events, lastOffsets in
+                    try await apply(events)
+                    applied += events.count
+                    reached.merge(lastOffsets.mapValues { $0 + 1 }) { max($0, $1) }
+                    progress(ReplayProgress(applied: applied, total: total, elapsed: ContinuousClock.now - started))
+                }
+                for plan in plans where reached[plan.partition, default: 0] < plan.end { reached[plan.partition] = plan.end }
+
+                let after: TableChecksum
+                if dryRun {
+                    after = try await TableChecksum.compute(tables: projection.tables, schema: shadow, connection: connection, logger: logger)
+                } else {
+                    applied += try await swap(projection, shadow: shadow, reached: reached, decoder: decoder, connection: connection)
+                    after = try await TableChecksum.compute(tables: projection.tables, schema: "public", connection: connection, logger: logger)
+                }
+                try await connection.query("RESET search_path", logger: logger)
+                try await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(SQLIdentifier.quoted(shadow)) CASCADE"), logger: logger)
+                return ReplayReport(
+                    projection: projection.name, checksumBefore: before, checksumAfter: after, events: applied,
+                    sources: Dictionary(uniqueKeysWithValues: plans.map { ("\($0.partition.topic)/\($0.partition.partition)", $0.source) }),
+                    duration: ContinuousClock.now - started, dryRun: dryRun)
+            } catch {
+                _ = try? await connection.query("RESET search_path", logger: logger)
+                _ = try? await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(SQLIdentifier.quoted(shadow)) CASCADE"), logger: logger)
+                throw error
+            }
+        }
+    }
+
+    // MARK: Planning
+
+    private func plan(_ projection: any Projection) async throws -> [PartitionPlan] {
+        var plans: [PartitionPlan] = []
+        for topic in projection.topics {
+            for number in 0..<topic.partitions {
+                let partition = KafkaTopicPartition(topic: topic.name, partition: Int32(number))
+                let (low, high) = try await admin.watermarks(partition)
+                if low == 0 {
+                    plans.append(PartitionPlan(partition: partition, end: high, archive: 0..<0, kafka: 0..<high))
+                    continue
+                }
+                let archiveEnd = try await archiveEnd(of: partition)
+                guard archiveEnd >= low else { throw ReplayError.historyLost(partition: partition, kafkaStartsAt: low, archiveEndsAt: archiveEnd) }
+                let end = max(high, archiveEnd)
+                plans.append(PartitionPlan(partition: partition, end: end, archive: 0..<archiveEnd, kafka: archiveEnd..<max(archiveEnd, high)))
+            }
+        }
+        return plans
+    }
+
+    private func archiveEnd(of partition: KafkaTopicPartition) async throws -> Int64 {
+        let rows = try await client.query(
+            #"SELECT coalesce(max("offset") + 1, 0) FROM event_log WHERE topic = \#(partition.topic) AND partition = \#(Int32(partition.partition))"#,
+            logger: logger)
+        for try await end in rows.decode(Int64.self) { return end }
+        return 0
+    }
+
+    // MARK: Reading history
+
+    private func readArchive(
+        _ partition: KafkaTopicPartition, range: Range<Int64>, decoder: ProjectedEventDecoder, connection: PostgresConnection,
+        handle: ([ProjectedEvent], Int64) async throws -> Void
+    ) async throws {
+        var from = range.lowerBound
+        while from < range.upperBound {
+            let rows = try await connection.query(
+                #"""
+                SELECT "offset", type, version, envelope::text FROM public.event_log
+                WHERE topic = \#(partition.topic) AND partition = \#(Int32(partition.partition))
+                  AND "offset" >= \#(from) AND "offset" < \#(range.upperBound)
+                ORDER BY "offset" LIMIT \#(batchSize)
+                """#, logger: logger)
+            var events: [ProjectedEvent] = []
+            var last: Int64 = -1
+            for try await (offset, type, version, envelope) in rows.decode((Int64, String, Int, String).self) {
+                last = offset
+                let position = EventPosition(topic: partition.topic, partition: partition.partition, offset: offset)
+                if let event = try decoder.decode(position: position, value: Array(envelope.utf8), hint: (type, version)) {
+                    events.append(event)
+                }
+            }
+            guard last >= 0 else { break }
+            try await handle(events, last)
+            from = last + 1
+        }
+    }
+
+    private func readKafka(
+        _ ranges: [KafkaTopicPartition: Range<Int64>], decoder: ProjectedEventDecoder,
+        handle: ([ProjectedEvent], [KafkaTopicPartition: Int64]) async throws -> Void
+    ) async throws {
+        let wanted = ranges.filter { !$0.value.isEmpty }
+        guard !wanted.isEmpty else { return }
+        let reader = KafkaRangeReader(bootstrapServers: bootstrapServers, ranges: wanted, logger: logger)
+        var events: [ProjectedEvent] = []
+        var lastOffsets: [KafkaTopicPartition: Int64] = [:]
+        for try await message in reader {
+            lastOffsets[message.topicPartition] = message.offset
+            let position = EventPosition(topic: message.topic, partition: message.partition, offset: message.offset)
+            if let event = try decoder.decode(position: position, value: message.value, hint: EventHeaders.typeHint(of: message)) {
+                events.append(event)
+            }
+            if events.count >= batchSize {
+                try await handle(events, lastOffsets)
+                events.removeAll(keepingCapacity: true)
+            }
+        }
+        if !events.isEmpty || !lastOffsets.isEmpty { try await handle(events, lastOffsets) }
+    }
+
+    // MARK: Shadow tables
+
+    private func createShadow(_ projection: any Projection, schema: String, on connection: PostgresConnection) async throws {
+        let quoted = SQLIdentifier.quoted(schema)
+        try await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(quoted) CASCADE"), logger: logger)
+        try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(quoted)"), logger: logger)
+        for table in projection.tables {
+            let name = SQLIdentifier.quoted(table)
+            try await connection.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(quoted).\(name) (LIKE public.\(name) INCLUDING ALL)"), logger: logger)
+        }
+    }
+
+    /// Swaps the rebuilt tables in. The live tables are locked first, then the live offsets, in the
+    /// same order a running projection takes them, so the two cannot deadlock. Events the live
+    /// projection applied while the rebuild ran are applied to the shadow first. Returns how many.
+    private func swap(
+        _ projection: any Projection, shadow: String, reached: [KafkaTopicPartition: Int64], decoder: ProjectedEventDecoder,
+        connection: PostgresConnection
+    ) async throws -> Int {
+        var caughtUp = 0
+        try await connection.withTransaction(logger: logger) { transaction in
+            let tables = projection.tables.sorted().map { "public.\(SQLIdentifier.quoted($0))" }.joined(separator: ", ")
+            try await transaction.query(PostgresQuery(unsafeSQL: "LOCK TABLE \(tables) IN ACCESS EXCLUSIVE MODE"), logger: logger)
+            var live: [KafkaTopicPartition: Int64] = [:]
+            for try await (topic, partition, next) in try await transaction.query(
+                "SELECT topic, partition, next_offset FROM public.projection_offsets WHERE projection = \(projection.name) FOR UPDATE",
+                logger: logger
+            ).decode((String, Int32, Int64).self) {
+                live[KafkaTopicPartition(topic: topic, partition: partition)] = next
+            }
+            var behind: [KafkaTopicPartition: Range<Int64>] = [:]
+            for (partition, next) in live where next > reached[partition, default: 0] {
+                behind[partition] = reached[partition, default: 0]..<next
+            }
+            try await readKafka(behind, decoder: decoder) { events, _ in
+                try await projection.apply(events, on: transaction, logger: logger)
+                caughtUp += events.count
+            }
+            for table in projection.tables {
+                let name = SQLIdentifier.quoted(table)
+                try await transaction.query(PostgresQuery(unsafeSQL: "DROP TABLE public.\(name)"), logger: logger)
+                try await transaction.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(SQLIdentifier.quoted(shadow)).\(name) SET SCHEMA public"), logger: logger)
+            }
+            let ahead = reached.filter { $0.value > live[$0.key, default: 0] }
+            try await OffsetStore(projection: projection.name, logger: logger).overwrite(ahead, on: transaction)
+        }
+        return caughtUp
+    }
+}

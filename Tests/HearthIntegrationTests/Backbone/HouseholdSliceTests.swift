@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// The first vertical slice over real HTTP: upsert → `household.upserted` on Kafka → the
+/// `households` projection → read, with read-your-write through `X-Consistency-Token`.
+extension BackboneSuite {
+    @Suite struct HouseholdSlice {
+        @Test func upsertThenReadYourOwnWrite() async throws {
+            try await ServiceProcess.with("gateway") { gateway in
+                let upsertURL = gateway.baseURL.appendingPathComponent("v1/households/upsert")
+
+                let created = try await HTTPTestClient.postJSON(upsertURL, [
+                    "name": "The Okafors", "prefs": ["adults": 2, "kidsAges": [3, 7], "allergies": ["Peanut"], "cuisines": ["thai", "italian"]],
+                ], headers: ["X-Request-Id": "slice-test-1"])
+                #expect(created.status == 200)
+                #expect(created.header("X-Request-Id") == "slice-test-1")
+                let id = try #require(created.json["household_id"] as? String)
+                #expect(created.json["version"] as? Int == 1)
+                let position = try #require(created.json["position"] as? String)
+                #expect(position.hasPrefix("households:"))
+
+                let read = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(id)"),
+                                                         headers: ["X-Consistency-Token": position])
+                #expect(read.status == 200)
+                #expect(read.json["name"] as? String == "The Okafors")
+                #expect(read.json["version"] as? Int == 1)
+                let prefs = try #require(read.json["prefs"] as? [String: Any])
+                #expect(prefs["allergies"] as? [String] == ["peanut"])
+                #expect(prefs["kidsAges"] as? [Int] == [3, 7])
+
+                let merged = try await HTTPTestClient.postJSON(upsertURL, [
+                    "household_id": id, "mode": "merge", "prefs": ["adults": 2, "kidsAges": [4, 8], "allergies": ["sesame"]],
+                    "ignored_field": true,
+                ])
+                #expect(merged.status == 200)
+                #expect(merged.json["version"] as? Int == 2)
+                let mergedPosition = try #require(merged.json["position"] as? String)
+                let reread = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(id)"),
+                                                           headers: ["X-Consistency-Token": mergedPosition])
+                #expect(reread.json["version"] as? Int == 2)
+                #expect((reread.json["prefs"] as? [String: Any])?["allergies"] as? [String] == ["peanut", "sesame"])
+                #expect((reread.json["prefs"] as? [String: Any])?["cuisines"] as? [String] == ["thai", "italian"])
+            }
+        }
+
+        @Test func badInputAnswers4xxNamingTheField() async throws {
+            try await ServiceProcess.with("gateway") { gateway in
+                let upsertURL = gateway.baseURL.appendingPathComponent("v1/households/upsert")
+
+                let cases: [(String, Any, String)] = [
+                    ("missing prefs", ["name": "x"], "prefs"),
+                    ("missing adults", ["prefs": ["kidsAges": [1]]], "prefs.adults"),
+                    ("negative age", ["prefs": ["adults": 2, "kidsAges": [4, -3]]], "prefs.kidsAges[1]"),
+                    ("adults as text", ["prefs": ["adults": "two"]], "prefs.adults"),
+                    ("ages not a list", ["prefs": ["adults": 2, "kidsAges": "3"]], "prefs.kidsAges"),
+                    ("allergy not text", ["prefs": ["adults": 2, "allergies": [5]]], "prefs.allergies[0]"),
+                    ("unknown mode", ["mode": "append", "prefs": ["adults": 2]], "mode"),
+                    ("bad id", ["household_id": "not-a-uuid", "prefs": ["adults": 2]], "household_id"),
+                    ("prefs not an object", ["prefs": [1, 2]], "prefs"),
+                    ("blank name", ["name": "  ", "prefs": ["adults": 1]], "name"),
+                ]
+                for (label, body, field) in cases {
+                    let reply = try await HTTPTestClient.postJSON(upsertURL, body)
+                    #expect(reply.status == 400, "\(label)")
+                    #expect(reply.errorField == field, "\(label): got \(String(describing: reply.errorField))")
+                    #expect((reply.json["error"] as? [String: Any])?["request_id"] as? String == reply.header("X-Request-Id"), "\(label)")
+            }
+
+            let notJSON = try await HTTPTestClient.send("POST", upsertURL, body: Data("{oops".utf8))
+            #expect(notJSON.status == 400)
+            #expect(notJSON.errorField == "body")
+
+            let tooLarge = try await HTTPTestClient.send("POST", upsertURL, body: Data(repeating: UInt8(ascii: " "), count: 1_100_000))
+            #expect(tooLarge.status == 413)
+
+            let badPath = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/123"))
+            #expect(badPath.status == 400)
+            #expect(badPath.errorField == "household_id")
+
+            let unknown = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(UUID())"))
+            #expect(unknown.status == 404)
+            #expect(unknown.errorCode == "not_found")
+
+            let badToken = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(UUID())"),
+                                                         headers: ["X-Consistency-Token": "users:1:2"])
+            #expect(badToken.status == 400)
+            #expect(badToken.errorField == "X-Consistency-Token")
+            }
+        }
+
+        @Test func aPositionNeverReachedAnswers503AfterFiveSeconds() async throws {
+            try await ServiceProcess.with("gateway") { gateway in
+                let started = ContinuousClock.now
+                let reply = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(UUID())"),
+                                                          headers: ["X-Consistency-Token": "households:0:900000000"])
+                #expect(reply.status == 503)
+                #expect(reply.errorCode == "consistency_timeout")
+                let waited = ContinuousClock.now - started
+                #expect(waited >= .seconds(4.5) && waited < .seconds(8))
+            }
+        }
+    }
+}

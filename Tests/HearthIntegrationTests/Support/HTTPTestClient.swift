@@ -1,0 +1,46 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Minimal HTTP calls for tests: status, headers and the JSON body.
+enum HTTPTestClient {
+    struct Reply {
+        let status: Int
+        let headers: [String: String]
+        let body: Data
+
+        var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body) as? [String: Any]) ?? [:] }
+        var errorField: String? { (json["error"] as? [String: Any])?["field"] as? String }
+        var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
+        func header(_ name: String) -> String? { headers.first { $0.key.lowercased() == name.lowercased() }?.value }
+    }
+
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 30
+        return URLSession(configuration: configuration)
+    }()
+
+    static func get(_ url: URL, headers: [String: String] = [:]) async throws -> (Int, Data) {
+        let reply = try await send("GET", url, headers: headers)
+        return (reply.status, reply.body)
+    }
+
+    static func send(_ method: String, _ url: URL, body: Data? = nil, headers: [String: String] = [:]) async throws -> Reply {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.httpBody = body
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await session.data(for: request)
+        let http = response as! HTTPURLResponse
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields { headers["\(key)"] = "\(value)" }
+        return Reply(status: http.statusCode, headers: headers, body: data)
+    }
+
+    static func postJSON(_ url: URL, _ object: Any, headers: [String: String] = [:]) async throws -> Reply {
+        try await send("POST", url, body: try JSONSerialization.data(withJSONObject: object), headers: headers)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real Hearth executable started as a child process, the way `make run` starts it, so tests
+/// can stop it gracefully or kill it outright.
+final class ServiceProcess {
+    let executable: String
+    let port: Int
+    let logFile: URL
+    private let process = Process()
+
+    init(_ executable: String, environment extra: [String: String] = [:]) throws {
+        self.executable = executable
+        self.port = try Self.freePort()
+        self.logFile = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-\(executable)-\(UUID().uuidString.prefix(8)).log")
+        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        var environment = ProcessInfo.processInfo.environment
+        environment["HEARTH_HTTP_PORT"] = String(port)
+        environment["HEARTH_ENV"] = "test"
+        environment["HEARTH_LOG_FORMAT"] = "text"
+        for (key, value) in extra { environment[key] = value }
+        process.executableURL = try TestEnvironment.binPath().appendingPathComponent(executable)
+        process.environment = environment
+        let handle = try FileHandle(forWritingTo: logFile)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+    }
+
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    var isRunning: Bool { process.isRunning }
+
+    /// Waits until `/readyz` answers 200.
+    func waitUntilReady(timeout: Duration = .seconds(90)) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            guard process.isRunning else { throw ServiceProcessError.exited(executable, log: logTail()) }
+            if let (status, _) = try? await HTTPTestClient.get(baseURL.appendingPathComponent("readyz")), status == 200 { return }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        throw ServiceProcessError.notReady(executable, log: logTail())
+    }
+
+    /// SIGTERM, then waits for the process to exit.
+    func stop() async {
+        guard process.isRunning else { return }
+        process.terminate()
+        await waitForExit()
+    }
+
+    /// SIGKILL: no chance to flush, commit or leave the consumer group.
+    func kill() async {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        await waitForExit()
+    }
+
+    var terminationStatus: Int32 { process.terminationStatus }
+
+    private func waitForExit() async {
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+    }
+
+    func logTail(lines: Int = 40) -> String {
+        let text = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").suffix(lines).joined(separator: "\n")
+    }
+
+    deinit {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+    }
+
+    static func freePort() throws -> Int {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketFD >= 0 else { throw ServiceProcessError.noPort }
+        defer { close(socketFD) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw ServiceProcessError.noPort }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+enum ServiceProcessError: Error, CustomStringConvertible {
+    case exited(String, log: String)
+    case notReady(String, log: String)
+    case noPort
+
+    var description: String {
+        switch self {
+        case .exited(let name, let log): "\(name) exited before it was ready; log tail:\n\(log)"
+        case .notReady(let name, let log): "\(name) did not become ready; log tail:\n\(log)"
+        case .noPort: "no free port"
+        }
+    }
+}
+
+extension ServiceProcess {
+    /// Starts `executable`, waits until it is ready, runs `body`, and stops it gracefully
+    /// whether `body` succeeded or not.
+    static func with<T>(
+        _ executable: String, environment: [String: String] = [:], _ body: (ServiceProcess) async throws -> T
+    ) async throws -> T {
+        let service = try ServiceProcess(executable, environment: environment)
+        do {
+            try await service.waitUntilReady()
+            let result = try await body(service)
+            await service.stop()
+            return result
+        } catch {
+            await service.stop()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import HearthStore
+import Logging
+import PostgresNIO
+
+struct MissingTestEnvironment: Error, CustomStringConvertible {
+    let variable: String
+    var description: String { "\(variable) is not set: run the integration tests through `make test`, which starts Postgres and the dev broker" }
+}
+
+/// What `make test` hands the integration tests: the database, the broker and the built binaries.
+enum TestEnvironment {
+    static func require(_ name: String) throws -> String {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { throw MissingTestEnvironment(variable: name) }
+        return value
+    }
+
+    static func databaseURL() throws -> String { try require("HEARTH_DATABASE_URL") }
+
+    static func binPath() throws -> URL { URL(fileURLWithPath: try require("HEARTH_BIN_PATH")) }
+
+    static let logger: Logger = {
+        var logger = Logger(label: "tests")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    /// Runs `body` with a Postgres client that runs for exactly that long.
+    static func withPostgres<T: Sendable>(_ body: (PostgresClient) async throws -> T) async throws -> T {
+        let configuration = try DatabaseConfiguration(url: databaseURL(), maximumConnections: 4)
+        let client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            return try await body(client)
+        }
+    }
+}
