@@ -59,6 +59,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 print("projection: \(report.projection)\(report.dryRun ? " (dry run)" : "")")
                 for (partition, source) in report.sources.sorted(by: { $0.key < $1.key }) { print("  \(partition): read from \(source)") }
                 print("  events applied: \(report.events) in \(report.duration.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow)))")
+                if report.skipped > 0 { print("  events skipped (undecodable or failing, parked in the DLQ by the live projection): \(report.skipped)") }
                 print("  checksum before: \(report.checksumBefore)")
                 print("  checksum after:  \(report.checksumAfter)")
                 print("  \(report.checksumBefore == report.checksumAfter ? "identical" : "DIFFERENT")")

@@ -26,7 +26,7 @@ public struct EventMetadata: Codable, Sendable, Equatable {
         self.type = type
         self.version = version
         self.key = key
-        self.occurredAt = occurredAt
+        self.occurredAt = Timestamp.rounded(occurredAt)
         self.correlationId = correlationId
         self.causationId = causationId
         self.source = source

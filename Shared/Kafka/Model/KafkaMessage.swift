@@ -1,7 +1,7 @@
 import Foundation
 
 /// A consumed record, copied out of librdkafka's buffers so it outlives the poll that read it.
-public struct KafkaMessage: Sendable {
+public struct KafkaMessage: Sendable, Equatable {
     public var topic: String
     public var partition: Int32
     public var offset: Int64

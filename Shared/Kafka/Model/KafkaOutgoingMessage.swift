@@ -15,7 +15,8 @@ public struct KafkaOutgoingMessage: Sendable {
         self.partition = partition
     }
 
-    public init(topic: String, key: String?, value: [UInt8], headers: [KafkaHeader] = [], partition: Int32? = nil) {
-        self.init(topic: topic, key: key.map { Array($0.utf8) }, value: value, headers: headers, partition: partition)
+    /// Hearth keys are aggregate ids, i.e. text.
+    public init(topic: String, key: String, value: [UInt8], headers: [KafkaHeader] = [], partition: Int32? = nil) {
+        self.init(topic: topic, key: Array(key.utf8), value: value, headers: headers, partition: partition)
     }
 }

@@ -38,7 +38,9 @@ struct GatedService: Service {
     func run() async throws {
         await withTaskCancellationOrGracefulShutdownHandler {
             await gate.wait()
-        } onCancelOrGracefulShutdown: {}
+        } onCancelOrGracefulShutdown: {
+            gate.releaseWaiters()
+        }
         guard gate.isOpen, !Task.isShuttingDownGracefully else { return }
         try await service.run()
     }

@@ -22,6 +22,16 @@ public final class StartupGate: Sendable {
         waiters.forEach { $0.resume() }
     }
 
+    /// Wakes every waiter without opening the gate (shutdown came first).
+    public func releaseWaiters() {
+        let waiters = state.withLock { state in
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Returns once the gate is open, or once `releaseWaiters` was called.
     public func wait() async {
         await withCheckedContinuation { continuation in
             let openNow = state.withLock { state -> Bool in

@@ -72,7 +72,9 @@ public struct MigrationRunner: Sendable {
                 continue
             }
             try await connection.withTransaction(logger: logger) { transaction in
-                _ = try await transaction.query(PostgresQuery(unsafeSQL: migration.sql), logger: logger)
+                for statement in SQLScript.statements(migration.sql) {
+                    _ = try await transaction.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
                 _ = try await transaction.query(
                     """
                     INSERT INTO schema_migrations (owner, version, name, checksum)

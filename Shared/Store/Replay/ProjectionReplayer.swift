@@ -3,6 +3,7 @@ import HearthEvents
 import HearthKafka
 import Logging
 import PostgresNIO
+import Synchronization
 
 public enum ReplayError: Error, CustomStringConvertible {
     case archiveIsTheSource(String)
@@ -29,6 +30,8 @@ public struct ReplayReport: Sendable {
     public var checksumBefore: TableChecksum
     public var checksumAfter: TableChecksum
     public var events: Int
+    /// Events that could not be decoded or applied; the live projection parked them in the DLQ.
+    public var skipped: Int
     /// Per partition (`topic/partition`), where its history was read from: `kafka`, `archive` or `archive+kafka`.
     public var sources: [String: String]
     public var duration: Duration
@@ -82,23 +85,40 @@ public struct ProjectionReplayer: Sendable {
         return try await client.withConnection { connection in
             try await createShadow(projection, schema: shadow, on: connection)
             var applied = 0
+            let skipped = SkipCounter()
             var reached: [KafkaTopicPartition: Int64] = [:]
             let apply: ([ProjectedEvent]) async throws -> Void = { events in
-                try await connection.withTransaction(logger: logger) { transaction in
-                    try await projection.apply(events, on: transaction, logger: logger)
+                do {
+                    try await connection.withTransaction(logger: logger) { transaction in
+                        try await projection.apply(events, on: transaction, logger: logger)
+                    }
+                } catch where !FailureClassification.isTransient(error) {
+                    // Same rule as the live runner: an event that cannot be applied is left out.
+                    for event in events {
+                        do {
+                            try await connection.withTransaction(logger: logger) { transaction in
+                                try await projection.apply([event], on: transaction, logger: logger)
+                            }
+                        } catch where !FailureClassification.isTransient(error) {
+                            skipped.add()
+                            logger.warning("replay skipped an event that cannot be applied", metadata: [
+                                "position": "\(event.position)", "error": "\(FailureClassification.describe(error))",
+                            ])
+                        }
+                    }
                 }
             }
             try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(SQLIdentifier.quoted(shadow)), public"), logger: logger)
             do {
                 for plan in plans {
-                    try await readArchive(plan.partition, range: plan.archive, decoder: decoder, connection: connection) { events, lastOffset in
+                    try await readArchive(plan.partition, range: plan.archive, decoder: decoder, skipped: skipped, connection: connection) { events, lastOffset in
                         try await apply(events)
                         applied += events.count
                         reached[plan.partition] = lastOffset + 1
                         progress(ReplayProgress(applied: applied, total: total, elapsed: ContinuousClock.now - started))
                     }
                 }
-                try await readKafka(Dictionary(uniqueKeysWithValues: plans.map { ($0.partition, $0.kafka) }), decoder: decoder) { events, lastOffsets in
+                try await readKafka(Dictionary(uniqueKeysWithValues: plans.map { ($0.partition, $0.kafka) }), decoder: decoder, skipped: skipped) { events, lastOffsets in
                     try await apply(events)
                     applied += events.count
                     reached.merge(lastOffsets.mapValues { $0 + 1 }) { max($0, $1) }
@@ -110,13 +130,13 @@ public struct ProjectionReplayer: Sendable {
                 if dryRun {
                     after = try await TableChecksum.compute(tables: projection.tables, schema: shadow, connection: connection, logger: logger)
                 } else {
-                    applied += try await swap(projection, shadow: shadow, reached: reached, decoder: decoder, connection: connection)
+                    applied += try await swap(projection, shadow: shadow, reached: reached, decoder: decoder, skipped: skipped, connection: connection)
                     after = try await TableChecksum.compute(tables: projection.tables, schema: "public", connection: connection, logger: logger)
                 }
                 try await connection.query("RESET search_path", logger: logger)
                 try await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(SQLIdentifier.quoted(shadow)) CASCADE"), logger: logger)
                 return ReplayReport(
-                    projection: projection.name, checksumBefore: before, checksumAfter: after, events: applied,
+                    projection: projection.name, checksumBefore: before, checksumAfter: after, events: applied, skipped: skipped.count,
                     sources: Dictionary(uniqueKeysWithValues: plans.map { ("\($0.partition.topic)/\($0.partition.partition)", $0.source) }),
                     duration: ContinuousClock.now - started, dryRun: dryRun)
             } catch {
@@ -159,7 +179,8 @@ public struct ProjectionReplayer: Sendable {
     // MARK: Reading history
 
     private func readArchive(
-        _ partition: KafkaTopicPartition, range: Range<Int64>, decoder: ProjectedEventDecoder, connection: PostgresConnection,
+        _ partition: KafkaTopicPartition, range: Range<Int64>, decoder: ProjectedEventDecoder, skipped: SkipCounter,
+        connection: PostgresConnection,
         handle: ([ProjectedEvent], Int64) async throws -> Void
     ) async throws {
         var from = range.lowerBound
@@ -176,7 +197,7 @@ public struct ProjectionReplayer: Sendable {
             for try await (offset, type, version, envelope) in rows.decode((Int64, String, Int, String).self) {
                 last = offset
                 let position = EventPosition(topic: partition.topic, partition: partition.partition, offset: offset)
-                if let event = try decoder.decode(position: position, value: Array(envelope.utf8), hint: (type, version)) {
+                if let event = skipped.decoding(position, { try decoder.decode(position: position, value: Array(envelope.utf8), hint: (type, version)) }) {
                     events.append(event)
                 }
             }
@@ -187,7 +208,7 @@ public struct ProjectionReplayer: Sendable {
     }
 
     private func readKafka(
-        _ ranges: [KafkaTopicPartition: Range<Int64>], decoder: ProjectedEventDecoder,
+        _ ranges: [KafkaTopicPartition: Range<Int64>], decoder: ProjectedEventDecoder, skipped: SkipCounter,
         handle: ([ProjectedEvent], [KafkaTopicPartition: Int64]) async throws -> Void
     ) async throws {
         let wanted = ranges.filter { !$0.value.isEmpty }
@@ -198,7 +219,7 @@ public struct ProjectionReplayer: Sendable {
         for try await message in reader {
             lastOffsets[message.topicPartition] = message.offset
             let position = EventPosition(topic: message.topic, partition: message.partition, offset: message.offset)
-            if let event = try decoder.decode(position: position, value: message.value, hint: EventHeaders.typeHint(of: message)) {
+            if let event = skipped.decoding(position, { try decoder.decode(position: position, value: message.value, hint: EventHeaders.typeHint(of: message)) }) {
                 events.append(event)
             }
             if events.count >= batchSize {
@@ -226,7 +247,7 @@ public struct ProjectionReplayer: Sendable {
     /// projection applied while the rebuild ran are applied to the shadow first. Returns how many.
     private func swap(
         _ projection: any Projection, shadow: String, reached: [KafkaTopicPartition: Int64], decoder: ProjectedEventDecoder,
-        connection: PostgresConnection
+        skipped: SkipCounter, connection: PostgresConnection
     ) async throws -> Int {
         var caughtUp = 0
         try await connection.withTransaction(logger: logger) { transaction in
@@ -243,7 +264,7 @@ public struct ProjectionReplayer: Sendable {
             for (partition, next) in live where next > reached[partition, default: 0] {
                 behind[partition] = reached[partition, default: 0]..<next
             }
-            try await readKafka(behind, decoder: decoder) { events, _ in
+            try await readKafka(behind, decoder: decoder, skipped: skipped) { events, _ in
                 try await projection.apply(events, on: transaction, logger: logger)
                 caughtUp += events.count
             }
@@ -256,5 +277,24 @@ public struct ProjectionReplayer: Sendable {
             try await OffsetStore(projection: projection.name, logger: logger).overwrite(ahead, on: transaction)
         }
         return caughtUp
+    }
+}
+
+/// Counts events a replay leaves out because they cannot be decoded or applied, as the live
+/// runner does. A class: the reading loop and the apply step both add to it.
+final class SkipCounter: Sendable {
+    private let skipped = Mutex(0)
+
+    var count: Int { skipped.withLock { $0 } }
+
+    func add() { skipped.withLock { $0 += 1 } }
+
+    func decoding(_ position: EventPosition, _ decode: () throws -> ProjectedEvent?) -> ProjectedEvent? {
+        do {
+            return try decode()
+        } catch {
+            add()
+            return nil
+        }
     }
 }

@@ -21,8 +21,7 @@ extension BackboneSuite {
                 let result = try await CommandLineTool.run(["replay", "households"])
                 #expect(result.status == 0, "\(result.output)\n\(result.errors)")
                 #expect(result.output.contains("identical"))
-                #expect(!result.output.contains("read from archive"))
-                #expect(result.output.contains("households/0: read from kafka"))
+                #expect(result.output.contains(": read from kafka"))
                 let before = try #require(result.output.split(separator: "\n").first { $0.contains("checksum before") })
                 #expect(before.contains("households="))
             }
@@ -60,7 +59,9 @@ extension BackboneSuite {
 
             let result = try await CommandLineTool.run(["replay", "households"])
             #expect(result.status == 0, "\(result.output)\n\(result.errors)")
-            #expect(result.output.contains("households/\(partition): read from archive+kafka"))
+            // The archive holds the partition up to its end, so Kafka may have nothing left to add.
+            let line = result.output.split(separator: "\n").first { $0.contains("households/\(partition): read from") }
+            #expect(line?.contains("read from archive") == true, "\(result.output)")
             #expect(result.output.contains("identical"))
         }
     }
