@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // MARK: Shared libraries
@@ -50,8 +52,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "HearthContent",
+            path: "Shared/Content",
+            exclude: ["validate.py", "eval/README.md"],
+            resources: [
+                .copy("recipes.json"), .copy("allergen_synonyms.json"), .copy("routines.json"), .copy("chores.json"),
+                .copy("knowledge"), .copy("eval/queries.json"), .copy("eval/extraction.json"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "HearthDomain",
-            dependencies: ["HearthEvents"],
+            dependencies: ["HearthEvents", "HearthContent"],
             path: "Shared/Domain",
             swiftSettings: swiftSettings
         ),
@@ -103,7 +115,12 @@ let package = Package(
         // MARK: Executables
         .executableTarget(
             name: "Gateway",
-            dependencies: ["HearthRuntime", "HearthDomain", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "HearthRuntime", "HearthDomain",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             path: "Services/Gateway",
             swiftSettings: swiftSettings
         ),
@@ -135,7 +152,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "HearthUnitTests",
-            dependencies: ["HearthEvents", "HearthDomain", "HearthStore", "HearthKafka", "HearthReadModels"],
+            dependencies: ["HearthEvents", "HearthDomain", "HearthContent", "HearthStore", "HearthKafka", "HearthReadModels"],
             path: "Tests/HearthUnitTests",
             swiftSettings: swiftSettings
         ),

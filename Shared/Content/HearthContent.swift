@@ -1,0 +1,27 @@
+import Foundation
+
+/// Hearth's own content, shipped as data files beside the code: recipes, allergen vocabulary,
+/// routine and chore templates, the knowledge base, and the labelled evaluation sets.
+public enum HearthContent {
+    public enum File: String, CaseIterable, Sendable {
+        case recipes = "recipes.json"
+        case allergenSynonyms = "allergen_synonyms.json"
+        case routines = "routines.json"
+        case chores = "chores.json"
+        case searchQueries = "queries.json"
+        case extractionMessages = "extraction.json"
+    }
+
+    public static func url(of file: File) -> URL {
+        Bundle.module.resourceURL!.appendingPathComponent(file.rawValue)
+    }
+
+    public static func data(of file: File) throws -> Data {
+        try Data(contentsOf: url(of: file))
+    }
+
+    /// The knowledge documents (`knowledge/*.md`, front matter + Markdown body).
+    public static var knowledgeDirectory: URL {
+        Bundle.module.resourceURL!.appendingPathComponent("knowledge", isDirectory: true)
+    }
+}
