@@ -43,6 +43,32 @@ extension BackboneSuite {
             }
         }
 
+        @Test func metricsExposeTheBackboneFamilies() async throws {
+            try await ServiceProcess.with("gateway") { gateway in
+                let upsert = try await HTTPTestClient.postJSON(gateway.baseURL.appendingPathComponent("v1/households/upsert"), ["prefs": ["adults": 1]])
+                #expect(upsert.status == 200)
+                // Give the projections a moment to consume and the lag reporter a cycle.
+                try await Task.sleep(for: .seconds(3))
+                let (status, body) = try await HTTPTestClient.get(gateway.baseURL.appendingPathComponent("metrics"))
+                #expect(status == 200)
+                let text = String(decoding: body, as: UTF8.self)
+                var families = Set<String>()
+                for line in text.split(separator: "\n") where line.hasPrefix("# TYPE ") {
+                    families.insert(String(line.split(separator: " ")[2]))
+                }
+                for family in [
+                    "hearth_http_requests_total", "hearth_http_request_duration_seconds", "hearth_events_produced_total",
+                    "hearth_events_consumed_total", "hearth_projection_lag", "hearth_projection_apply_duration_seconds", "hearth_dlq_events_total",
+                ] {
+                    #expect(families.contains(family), "missing \(family)")
+                }
+                // Every sample line is `name{labels} value`.
+                for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+                    #expect(Double(line.split(separator: " ").last ?? "") != nil, "unparsable sample: \(line)")
+                }
+            }
+        }
+
         @Test func badInputAnswers4xxNamingTheField() async throws {
             try await ServiceProcess.with("gateway") { gateway in
                 let upsertURL = gateway.baseURL.appendingPathComponent("v1/households/upsert")
