@@ -1,0 +1,64 @@
+# Hearth developer entry points. Scripts live in deploy/; local state in .run/ (git-ignored).
+# `make` alone lists the targets.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+LOCAL := deploy/local
+
+.PHONY: help setup build release run stop test check-compose pg-start pg-stop pg-status \
+        bench bench-embed eval clean clean-data
+
+help: ## list the targets
+	@echo "Hearth — make targets:"
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
+	  awk 'BEGIN {FS = ":.*## "} {printf "  %-14s %s\n", $$1, $$2}'
+	@echo "Variables: HEARTH_BUILD_CONFIG=debug|release (run), TEST_ARGS='--filter X' (test)."
+
+setup: ## install Debian packages and the .run/venv Python tools (idempotent)
+	@$(LOCAL)/setup.sh
+
+build: setup ## swift build (debug)
+	swift build
+
+release: setup ## swift build -c release
+	swift build -c release
+
+run: ## build and run everything locally (Postgres, devbroker, six services); Ctrl-C stops
+	@$(LOCAL)/run.sh
+
+stop: ## stop what a killed `make run` left behind
+	@$(LOCAL)/run.sh stop
+
+test: ## build and run the tests against a throwaway Postgres and devbroker (what CI runs)
+	@$(LOCAL)/test.sh
+
+check-compose: setup ## validate compose.yaml and its topics against `hearthctl catalogue --json`
+	@deploy/check-compose.sh
+
+pg-start: ## start the local Postgres (.run/pg, 127.0.0.1:55432)
+	@$(LOCAL)/postgres.sh start
+
+pg-stop: ## stop the local Postgres
+	@$(LOCAL)/postgres.sh stop
+
+pg-status: ## is the local Postgres running?
+	@$(LOCAL)/postgres.sh status
+
+bench: ## run the benchmarks (deploy/bench/run.sh)
+	@if [ -x deploy/bench/run.sh ]; then deploy/bench/run.sh; \
+	 else echo "make bench: not yet (deploy/bench/run.sh does not exist)"; fi
+
+bench-embed: ## run the embedding benchmark (Tests/Bench/embed.sh)
+	@if [ -f Tests/Bench/embed.sh ]; then bash Tests/Bench/embed.sh; \
+	 else echo "make bench-embed: not yet (Tests/Bench/embed.sh does not exist)"; fi
+
+eval: ## run the evaluation (deploy/eval/run.sh)
+	@if [ -x deploy/eval/run.sh ]; then deploy/eval/run.sh; \
+	 else echo "make eval: not yet (deploy/eval/run.sh does not exist)"; fi
+
+clean: ## remove .build and .run/logs (keeps databases and the venv)
+	rm -rf .build .run/logs
+
+clean-data: ## stop the local Postgres servers and delete their data (.run/pg, .run/pg-test)
+	@$(LOCAL)/postgres.sh wipe
+	@HEARTH_PG_DATA=.run/pg-test HEARTH_PG_PORT=55442 $(LOCAL)/postgres.sh wipe

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# `make test` (and CI): setup → swift build --build-tests → a throwaway PostgreSQL
+# (.run/pg-test, 127.0.0.1:55442, wiped every run) and devbroker (127.0.0.1:19092) → compose
+# check → swift test --skip-build. Both servers are stopped on exit, whatever happened.
+#
+# The tests see:
+#   HEARTH_DATABASE_URL=postgres://hearth:hearth@127.0.0.1:55442/hearth
+#   HEARTH_KAFKA_BOOTSTRAP=127.0.0.1:19092   (as printed by devbroker)
+#   HEARTH_BIN_PATH=$(swift build --show-bin-path)   HEARTH_TEST=1
+#
+# Environment: TEST_ARGS (extra arguments for swift test, e.g. "--filter Store"),
+# HEARTH_TEST_PG_PORT=55442, HEARTH_TEST_KAFKA_PORT=19092, HEARTH_SKIP_COMPOSE_CHECK=1 to skip
+# the compose check.
+set -euo pipefail
+HEARTH_SCRIPT="test"
+# shellcheck source=deploy/local/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+HERE="$HEARTH_ROOT/deploy/local"
+cd "$HEARTH_ROOT"
+
+PG_PORT="${HEARTH_TEST_PG_PORT:-55442}"
+KAFKA_PORT="${HEARTH_TEST_KAFKA_PORT:-19092}"
+started=$SECONDS
+
+summary() {  # one line that says what happened
+  echo "[test] $1 (after $((SECONDS - started)) s)"
+}
+
+"$HERE/setup.sh"
+
+log "swift build --build-tests"
+if ! swift build --build-tests; then
+  summary "FAILED: swift build --build-tests failed; no test ran"
+  exit 1
+fi
+BIN="$(swift_bin_path debug)"
+
+# --- throwaway servers ------------------------------------------------------------------------
+pg() {
+  HEARTH_PG_DATA=.run/pg-test HEARTH_PG_PORT="$PG_PORT" HEARTH_PG_FAST=1 "$HERE/postgres.sh" "$@"
+}
+cleanup() {
+  trap '' INT TERM
+  stop_pids 10 "devbroker-test:$PID_DIR/devbroker-test.pid:devbroker"
+  pg stop || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# A previous run that was killed may have left its servers behind: stop them, then start fresh.
+stop_pids 10 "devbroker-test:$PID_DIR/devbroker-test.pid:devbroker"
+pg wipe
+pg start
+
+log "starting devbroker on 127.0.0.1:$KAFKA_PORT (log $LOG_DIR/devbroker-test.log)"
+start_devbroker "$KAFKA_PORT" devbroker-test || { summary "FAILED: devbroker did not start"; exit 1; }
+
+HEARTH_DATABASE_URL="$(pg url)"
+export HEARTH_DATABASE_URL
+export HEARTH_KAFKA_BOOTSTRAP="$DEVBROKER_BOOTSTRAP"
+export HEARTH_BIN_PATH="$BIN"
+export HEARTH_TEST=1
+log "HEARTH_DATABASE_URL=$HEARTH_DATABASE_URL HEARTH_KAFKA_BOOTSTRAP=$HEARTH_KAFKA_BOOTSTRAP"
+log "HEARTH_BIN_PATH=$HEARTH_BIN_PATH"
+
+# --- compose check ----------------------------------------------------------------------------
+compose_status=0
+if [ "${HEARTH_SKIP_COMPOSE_CHECK:-0}" = 1 ]; then
+  log "compose check skipped (HEARTH_SKIP_COMPOSE_CHECK=1)"
+else
+  "$HEARTH_ROOT/deploy/check-compose.sh" || compose_status=$?
+fi
+
+# --- tests ------------------------------------------------------------------------------------
+read -r -a test_args <<<"${TEST_ARGS:-}"
+log "swift test --skip-build ${test_args[*]}"
+test_status=0
+swift test --skip-build "${test_args[@]}" || test_status=$?
+
+if [ "$test_status" -ne 0 ]; then
+  summary "FAILED: swift test exited with status $test_status$([ "$compose_status" -eq 0 ] || echo '; the compose check failed too')"
+  exit "$test_status"
+fi
+if [ "$compose_status" -ne 0 ]; then
+  summary "FAILED: swift test passed, but the compose check failed (see above)"
+  exit "$compose_status"
+fi
+summary "OK: swift test passed and compose.yaml matches the catalogue"
