@@ -1,0 +1,141 @@
+import Foundation
+
+/// Hyper-parameters read from the model's `config.json`.
+public struct BertConfig: Sendable, Equatable {
+    public var hiddenSize = 384
+    public var numHeads = 12
+    public var numLayers = 6
+    public var intermediateSize = 1536
+    public var layerNormEps: Float = 1e-12
+    public var maxPositionEmbeddings = 512
+    public var vocabSize = 30522
+
+    public init() {}
+
+    public init(contentsOf url: URL) throws {
+        guard let data = FileManager.default.contents(atPath: url.path),
+              let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { throw EmbeddingError.invalidModelFile(path: url.path, reason: "cannot read JSON") }
+        func int(_ key: String, _ fallback: Int) -> Int { (json[key] as? NSNumber)?.intValue ?? fallback }
+        hiddenSize = int("hidden_size", hiddenSize)
+        numHeads = int("num_attention_heads", numHeads)
+        numLayers = int("num_hidden_layers", numLayers)
+        intermediateSize = int("intermediate_size", intermediateSize)
+        maxPositionEmbeddings = int("max_position_embeddings", maxPositionEmbeddings)
+        vocabSize = int("vocab_size", vocabSize)
+        layerNormEps = (json["layer_norm_eps"] as? NSNumber)?.floatValue ?? layerNormEps
+        if let act = json["hidden_act"] as? String, act != "gelu" {
+            throw EmbeddingError.invalidModelFile(path: url.path, reason: "hidden_act \(act) is not supported (only exact gelu)")
+        }
+        if let kind = json["position_embedding_type"] as? String, kind != "absolute" {
+            throw EmbeddingError.invalidModelFile(path: url.path, reason: "position_embedding_type \(kind) is not supported")
+        }
+        guard hiddenSize > 0, numHeads > 0, hiddenSize % numHeads == 0, numLayers > 0, intermediateSize > 0 else {
+            throw EmbeddingError.invalidModelFile(path: url.path, reason: "inconsistent sizes")
+        }
+    }
+
+    public var headDim: Int { hiddenSize / numHeads }
+}
+
+/// The BERT weights as raw float pointers: zero-copy into the memory-mapped safetensors file
+/// where possible (F32, aligned), otherwise converted copies owned by this object. Query, key and
+/// value projections are concatenated (one `[3H, H]` matrix per layer) so a single sgemm
+/// computes all three.
+///
+/// `@unchecked Sendable`: every pointer is set in `init` and only read afterwards; the memory
+/// behind it is either the read-only mapping held by `file` or buffers owned (and freed in
+/// `deinit`) by this object, so sharing it across threads is safe.
+final class MiniLMWeights: @unchecked Sendable {
+    struct Layer {
+        let qkvWeight: UnsafePointer<Float>  // [3H, H]
+        let qkvBias: UnsafePointer<Float>  // [3H]
+        let attentionOutWeight: UnsafePointer<Float>  // [H, H]
+        let attentionOutBias: UnsafePointer<Float>
+        let attentionNormGamma: UnsafePointer<Float>
+        let attentionNormBeta: UnsafePointer<Float>
+        let intermediateWeight: UnsafePointer<Float>  // [I, H]
+        let intermediateBias: UnsafePointer<Float>  // [I]
+        let outputWeight: UnsafePointer<Float>  // [H, I]
+        let outputBias: UnsafePointer<Float>
+        let outputNormGamma: UnsafePointer<Float>
+        let outputNormBeta: UnsafePointer<Float>
+    }
+
+    let config: BertConfig
+    let file: SafeTensorsFile
+    let wordEmbeddings: UnsafePointer<Float>  // [V, H]
+    let positionEmbeddings: UnsafePointer<Float>  // [P, H]
+    let tokenTypeEmbedding: UnsafePointer<Float>  // row 0 of [2, H]
+    let embeddingNormGamma: UnsafePointer<Float>
+    let embeddingNormBeta: UnsafePointer<Float>
+    let layers: [Layer]
+    private let ownedBuffers: [UnsafeMutableBufferPointer<Float>]
+
+    init(file: SafeTensorsFile, config: BertConfig) throws {
+        self.config = config
+        self.file = file
+        var owned: [UnsafeMutableBufferPointer<Float>] = []
+        var succeeded = false
+        defer { if !succeeded { owned.forEach { $0.deallocate() } } }
+
+        let prefix = file.tensors["bert.embeddings.word_embeddings.weight"] != nil ? "bert." : ""
+        func tensor(_ name: String, _ shape: [Int]) throws -> UnsafePointer<Float> {
+            let full = prefix + name
+            guard let info = file.tensors[full] else {
+                throw EmbeddingError.invalidTensor(name: full, reason: "missing from \(file.path)")
+            }
+            guard info.shape == shape else {
+                throw EmbeddingError.invalidTensor(name: full, reason: "shape \(info.shape), expected \(shape)")
+            }
+            if let mapped = file.mappedFloats(full) { return mapped }
+            let values = try file.floats(full)
+            let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: values.count)
+            _ = buffer.initialize(from: values)
+            owned.append(buffer)
+            return UnsafePointer(buffer.baseAddress!)
+        }
+        let h = config.hiddenSize, i = config.intermediateSize
+        wordEmbeddings = try tensor("embeddings.word_embeddings.weight", [config.vocabSize, h])
+        positionEmbeddings = try tensor("embeddings.position_embeddings.weight", [config.maxPositionEmbeddings, h])
+        let typeInfo = file.tensors[prefix + "embeddings.token_type_embeddings.weight"]
+        tokenTypeEmbedding = try tensor("embeddings.token_type_embeddings.weight", [typeInfo?.shape.first ?? 2, h])
+        embeddingNormGamma = try tensor("embeddings.LayerNorm.weight", [h])
+        embeddingNormBeta = try tensor("embeddings.LayerNorm.bias", [h])
+
+        var layers: [Layer] = []
+        for l in 0..<config.numLayers {
+            let p = "encoder.layer.\(l)."
+            let qkvWeight = UnsafeMutableBufferPointer<Float>.allocate(capacity: 3 * h * h)
+            let qkvBias = UnsafeMutableBufferPointer<Float>.allocate(capacity: 3 * h)
+            owned.append(qkvWeight)
+            owned.append(qkvBias)
+            for (k, part) in ["query", "key", "value"].enumerated() {
+                let w = try tensor(p + "attention.self.\(part).weight", [h, h])
+                let b = try tensor(p + "attention.self.\(part).bias", [h])
+                (qkvWeight.baseAddress! + k * h * h).update(from: w, count: h * h)
+                (qkvBias.baseAddress! + k * h).update(from: b, count: h)
+            }
+            layers.append(Layer(
+                qkvWeight: UnsafePointer(qkvWeight.baseAddress!),
+                qkvBias: UnsafePointer(qkvBias.baseAddress!),
+                attentionOutWeight: try tensor(p + "attention.output.dense.weight", [h, h]),
+                attentionOutBias: try tensor(p + "attention.output.dense.bias", [h]),
+                attentionNormGamma: try tensor(p + "attention.output.LayerNorm.weight", [h]),
+                attentionNormBeta: try tensor(p + "attention.output.LayerNorm.bias", [h]),
+                intermediateWeight: try tensor(p + "intermediate.dense.weight", [i, h]),
+                intermediateBias: try tensor(p + "intermediate.dense.bias", [i]),
+                outputWeight: try tensor(p + "output.dense.weight", [h, i]),
+                outputBias: try tensor(p + "output.dense.bias", [h]),
+                outputNormGamma: try tensor(p + "output.LayerNorm.weight", [h]),
+                outputNormBeta: try tensor(p + "output.LayerNorm.bias", [h])))
+        }
+        self.layers = layers
+        self.ownedBuffers = owned
+        succeeded = true
+    }
+
+    deinit {
+        ownedBuffers.forEach { $0.deallocate() }
+    }
+}

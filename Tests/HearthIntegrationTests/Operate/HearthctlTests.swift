@@ -1,0 +1,95 @@
+import Foundation
+import HearthEvents
+import HearthStore
+import PostgresNIO
+import Testing
+
+extension BackboneSuite {
+    /// `hearthctl tail`, `trace` and `dlq` against a running gateway with known events.
+    @Suite struct Hearthctl {
+        /// Three events of one correlation, each caused by the one before.
+        func publishChain(correlation: String) async throws -> [Envelope<HouseholdUpserted>] {
+            var chain: [Envelope<HouseholdUpserted>] = []
+            var cause: String?
+            for step in 0..<3 {
+                var envelope = HouseholdFixtures.event(name: "chain step \(step)")
+                envelope.metadata.correlationId = correlation
+                envelope.metadata.causationId = cause
+                cause = envelope.metadata.id.uuidString.lowercased()
+                chain.append(envelope)
+            }
+            _ = try await HouseholdFixtures.publish(chain)
+            return chain
+        }
+
+        @Test func tailAndTraceShowAKnownChain() async throws {
+            let correlation = "chain-\(UUID().uuidString.prefix(8))"
+            try await ServiceProcess.with("gateway") { _ in
+                let chain = try await publishChain(correlation: correlation)
+                try await TestEnvironment.withPostgres { client in
+                    let archived = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                        try await HouseholdFixtures.archived(chain.map(\.metadata.id), client: client).rows == 3
+                    }
+                    #expect(archived)
+                }
+
+                let tail = try await CommandLineTool.run(["tail", "households", "--correlation", correlation])
+                #expect(tail.status == 0, "\(tail.errors)")
+                let lines = tail.output.split(separator: "\n")
+                #expect(lines.count == 3)
+                #expect(lines.allSatisfy { $0.contains("household.upserted v1") && $0.contains("corr=\(correlation)") })
+
+                let json = try await CommandLineTool.run(["tail", "households", "--correlation", correlation, "--json"])
+                let ids = json.output.split(separator: "\n").compactMap { line in
+                    (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+                }
+                #expect(ids == chain.map { $0.metadata.id.uuidString.lowercased() })
+
+                let trace = try await CommandLineTool.run(["trace", correlation])
+                #expect(trace.status == 0, "\(trace.errors)")
+                let steps = trace.output.split(separator: "\n").filter { $0.contains("household.upserted") }
+                #expect(steps.count == 3)
+                // Indented one level per causation step, with the latency from the cause.
+                #expect(steps.count == 3 && steps[0].hasPrefix("household.upserted"))
+                #expect(steps.count == 3 && steps[1].hasPrefix("   └─ household.upserted") && steps[1].contains("+"))
+                #expect(steps.count == 3 && steps[2].hasPrefix("      └─ household.upserted"))
+            }
+
+            let missing = try await CommandLineTool.run(["trace", "no-such-correlation-\(UUID())"])
+            #expect(missing.status != 0)
+            #expect(missing.errors.contains("no archived event"))
+            let badTopic = try await CommandLineTool.run(["tail", "no-such-topic"])
+            #expect(badTopic.status != 0)
+            #expect(badTopic.errors.split(separator: "\n").count == 1)
+        }
+
+        /// A read model constraint stands in for a bug: the event is parked; once the "fix" is in
+        /// (the constraint dropped), `dlq redrive` sends it back and it is projected.
+        @Test func redriveReprojectsAParkedEventOnceItCanBeApplied() async throws {
+            let blockedName = "blocked-\(UUID().uuidString.prefix(8).lowercased())"
+            let constraint = "test_block_\(UUID().uuidString.prefix(8).lowercased())"
+            let blocked = HouseholdFixtures.event(name: blockedName)
+            try await TestEnvironment.withPostgres { client in
+                try await client.query(PostgresQuery(unsafeSQL: "ALTER TABLE households ADD CONSTRAINT \(constraint) CHECK (name IS DISTINCT FROM '\(blockedName)') NOT VALID"))
+                try await ServiceProcess.with("gateway", environment: ["HEARTH_PROJECTION_MAX_ATTEMPTS": "1"]) { _ in
+                    _ = try await HouseholdFixtures.publish([blocked])
+                    let parked = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                        let list = try await CommandLineTool.run(["dlq", "list", "households", "--json"])
+                        return list.output.contains(blocked.metadata.id.uuidString.lowercased())
+                    }
+                    #expect(parked, "the blocked event is parked")
+                    #expect(try await HouseholdFixtures.projected([blocked.data.householdId], client: client).rows == 0)
+
+                    try await client.query(PostgresQuery(unsafeSQL: "ALTER TABLE households DROP CONSTRAINT \(constraint)"))
+                    let redrive = try await CommandLineTool.run(["dlq", "redrive", "households", "--id", blocked.metadata.id.uuidString])
+                    #expect(redrive.status == 0, "\(redrive.errors)")
+                    #expect(redrive.output.contains("redriven households.dlq@"))
+                    let projected = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                        try await HouseholdFixtures.projected([blocked.data.householdId], client: client).rows == 1
+                    }
+                    #expect(projected, "the redriven event is projected")
+                }
+            }
+        }
+    }
+}
