@@ -31,7 +31,12 @@ public struct HouseholdsProjection: Projection {
             }
             let id = upserted.householdId
             if var row = rows[id] {
+                // Collapsing must give what applying one by one gives (replay batches differ from
+                // live ones): the highest version, and the last user id that was given.
+                let previous = row.event
                 row.event = upserted
+                row.event.householdVersion = max(previous.householdVersion, upserted.householdVersion)
+                row.event.userId = upserted.userId ?? previous.userId
                 row.eventId = event.metadata.id
                 row.updatedAt = event.metadata.occurredAt
                 row.changes += 1

@@ -85,7 +85,7 @@ public struct ProjectionReplayer: Sendable {
         return try await client.withConnection { connection in
             try await createShadow(projection, schema: shadow, on: connection)
             var applied = 0
-            let skipped = SkipCounter()
+            let skipped = SkipCounter(parked: try await parkedPositions(of: projection))
             var reached: [KafkaTopicPartition: Int64] = [:]
             let apply: ([ProjectedEvent]) async throws -> Void = { events in
                 do {
@@ -148,6 +148,26 @@ public struct ProjectionReplayer: Sendable {
     }
 
     // MARK: Planning
+
+    /// Where the live projection parked events. A rebuild leaves them out too, so it reproduces
+    /// the live state even for events that would apply now (after a fix they come back through
+    /// `hearthctl dlq redrive` as new messages, which the rebuild applies where they landed).
+    private func parkedPositions(of projection: any Projection) async throws -> Set<EventPosition> {
+        var parked = Set<EventPosition>()
+        for topic in projection.topics {
+            let dlq = KafkaTopicPartition(topic: topic.deadLetter.name, partition: 0)
+            let (low, high) = try await admin.watermarks(dlq)
+            guard high > low else { continue }
+            for try await message in KafkaRangeReader(bootstrapServers: bootstrapServers, ranges: [dlq: low..<high], logger: logger) {
+                func header(_ key: String) -> String? { message.header(key).map { String(decoding: $0, as: UTF8.self) } }
+                guard header("failed_projection") == projection.name, let originalTopic = header("original_topic"),
+                      let partition = header("original_partition").flatMap(Int32.init), let offset = header("original_offset").flatMap(Int64.init)
+                else { continue }
+                parked.insert(EventPosition(topic: originalTopic, partition: partition, offset: offset))
+            }
+        }
+        return parked
+    }
 
     private func plan(_ projection: any Projection) async throws -> [PartitionPlan] {
         var plans: [PartitionPlan] = []
@@ -280,16 +300,25 @@ public struct ProjectionReplayer: Sendable {
     }
 }
 
-/// Counts events a replay leaves out because they cannot be decoded or applied, as the live
-/// runner does. A class: the reading loop and the apply step both add to it.
+/// Leaves out (and counts) what the live runner left out: events it parked, and events that
+/// cannot be decoded or applied. A class: the reading loop and the apply step both add to it.
 final class SkipCounter: Sendable {
     private let skipped = Mutex(0)
+    private let parked: Set<EventPosition>
+
+    init(parked: Set<EventPosition>) {
+        self.parked = parked
+    }
 
     var count: Int { skipped.withLock { $0 } }
 
     func add() { skipped.withLock { $0 += 1 } }
 
     func decoding(_ position: EventPosition, _ decode: () throws -> ProjectedEvent?) -> ProjectedEvent? {
+        if parked.contains(position) {
+            add()
+            return nil
+        }
         do {
             return try decode()
         } catch {

@@ -45,5 +45,30 @@ extension BackboneSuite {
                 #expect(try await HouseholdFixtures.deadLetterEnd() == deadLettersBefore, "nothing goes to the DLQ")
             }
         }
+
+        /// Events of one household folded into one batch leave the row as applying them one by
+        /// one would: the highest version, the last name, the last known user.
+        @Test func batchingDoesNotChangeTheOutcome() async throws {
+            let household = UUID()
+            var first = HouseholdFixtures.event(id: household, version: 3, name: "first")
+            first.data.userId = "user-a"
+            let second = HouseholdFixtures.event(id: household, version: 1, name: "second")
+            try await ServiceProcess.with("gateway", environment: ["HEARTH_PROJECTION_LINGER_MS": "200"]) { _ in
+                _ = try await HouseholdFixtures.publish([first, second])
+                try await TestEnvironment.withPostgres { client in
+                    let applied = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                        try await HouseholdFixtures.projected([household], client: client).changes == 2
+                    }
+                    #expect(applied)
+                    let rows = try await client.query(
+                        "SELECT version, name, user_id FROM households WHERE household_id = \(household)", logger: TestEnvironment.logger)
+                    for try await (version, name, userId) in rows.decode((Int, String?, String?).self) {
+                        #expect(version == 3)
+                        #expect(name == "second")
+                        #expect(userId == "user-a")
+                    }
+                }
+            }
+        }
     }
 }
