@@ -1,0 +1,26 @@
+-- wrk script of `make bench` (deploy/bench/driver.py runs wrk with it).
+-- Environment: BENCH_METHOD (GET), BENCH_BODY (JSON body, optional), BENCH_TOKEN (bearer token,
+-- optional). When wrk is done, one line `BENCH_JSON {...}` carries the counts and the latency
+-- distribution (microseconds) for the driver to parse.
+local method = os.getenv("BENCH_METHOD") or "GET"
+local body = os.getenv("BENCH_BODY") or ""
+local token = os.getenv("BENCH_TOKEN") or ""
+
+wrk.method = method
+if body ~= "" then
+  wrk.body = body
+  wrk.headers["Content-Type"] = "application/json"
+end
+if token ~= "" then
+  wrk.headers["Authorization"] = "Bearer " .. token
+end
+
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    'BENCH_JSON {"requests":%d,"duration_us":%d,"bytes":%d,"errors_connect":%d,"errors_read":%d,' ..
+    '"errors_write":%d,"errors_status":%d,"errors_timeout":%d,"mean_us":%.1f,"max_us":%d,' ..
+    '"p50_us":%d,"p90_us":%d,"p99_us":%d}\n',
+    summary.requests, summary.duration, summary.bytes, e.connect, e.read, e.write, e.status, e.timeout,
+    latency.mean, latency.max, latency:percentile(50), latency:percentile(90), latency:percentile(99)))
+end
