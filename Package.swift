@@ -27,6 +27,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        // Already in the graph through jwt-kit; named here because the gateway generates its dev
+        // signing key and hashes key ids with it directly.
+        .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
     ],
     targets: [
         // MARK: Shared libraries
@@ -112,19 +116,37 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "HearthAssist",
+            dependencies: [
+                "HearthDomain", "HearthEvents", "HearthStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            path: "Shared/Assist",
+            resources: [.copy("Resources")],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Executables
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "HearthRuntime", "HearthDomain",
+                "HearthRuntime", "HearthDomain", "HearthAssist",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             path: "Services/Gateway",
+            resources: [.copy("OpenAPI/openapi.json")],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "AssistOrchestrator", dependencies: ["HearthRuntime"], path: "Services/AssistOrchestrator", swiftSettings: swiftSettings),
+        .executableTarget(name: "AssistOrchestrator", dependencies: ["HearthRuntime", "HearthAssist", "HearthDomain"], path: "Services/AssistOrchestrator", swiftSettings: swiftSettings),
         .executableTarget(name: "EmbeddingWorker", dependencies: ["HearthRuntime"], path: "Services/EmbeddingWorker", swiftSettings: swiftSettings),
         .executableTarget(name: "ProfileExtractor", dependencies: ["HearthRuntime"], path: "Services/ProfileExtractor", swiftSettings: swiftSettings),
         .executableTarget(name: "CalendarSync", dependencies: ["HearthRuntime"], path: "Services/CalendarSync", swiftSettings: swiftSettings),
@@ -152,7 +174,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "HearthUnitTests",
-            dependencies: ["HearthEvents", "HearthDomain", "HearthContent", "HearthStore", "HearthKafka", "HearthReadModels"],
+            dependencies: ["HearthEvents", "HearthDomain", "HearthContent", "HearthStore", "HearthKafka", "HearthReadModels", "HearthAssist"],
             path: "Tests/HearthUnitTests",
             swiftSettings: swiftSettings
         ),
@@ -166,8 +188,11 @@ let package = Package(
         .testTarget(
             name: "HearthIntegrationTests",
             dependencies: [
-                "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthReadModels", "HearthDomain",
+                "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthReadModels", "HearthDomain", "HearthAssist",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             path: "Tests/HearthIntegrationTests",
             swiftSettings: swiftSettings

@@ -2,10 +2,7 @@ import HearthReadModels
 import HearthRuntime
 
 let host = ServiceHost.bootstrap(service: "gateway", defaultPort: 8080, owner: .gateway)
-let households = HouseholdRoutes(
-    publisher: host.publisher,
-    readModel: HouseholdReadModel(client: host.postgres, logger: host.logger),
-    consistency: ConsistencyWaiter(client: host.postgres, logger: host.logger))
-try await host.run { router in
-    households.register(on: router)
+let api = await GatewayAPI.make(host: host)
+try await host.run(extraServices: api.services) { router in
+    api.register(on: router)
 }

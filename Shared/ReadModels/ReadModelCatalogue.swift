@@ -15,8 +15,9 @@ public enum ReadModelCatalogue {
 
     public static func projections(of owner: Owner) -> [any Projection] {
         switch owner {
-        case .gateway: [HouseholdsProjection(), EventLogProjection()]
-        case .assistOrchestrator, .embeddingWorker, .profileExtractor, .calendarSync, .notifier: []
+        case .gateway: [HouseholdsProjection(), EventLogProjection(), UsersProjection(), HouseholdMembersProjection(), FeedbackProjection()]
+        case .assistOrchestrator: [AssistRunsProjection()]
+        case .embeddingWorker, .profileExtractor, .calendarSync, .notifier: []
         }
     }
 

@@ -76,7 +76,13 @@ fi
 read -r -a test_args <<<"${TEST_ARGS:-}"
 log "swift test --skip-build ${test_args[*]}"
 test_status=0
-swift test --skip-build "${test_args[@]}" || test_status=$?
+test_log="$LOG_DIR/swift-test.log"
+swift test --skip-build "${test_args[@]}" 2>&1 | tee "$test_log" || test_status=$?
+# One plain closing line for any reader of this log: Swift Testing's own summary is followed by
+# XCTest's "Executed 0 tests" (Hearth has no XCTest cases), which says nothing about the run.
+passed=$(grep -E '^✔ Test ' "$test_log" | grep -vc '^✔ Test run with' || true)
+failed=$(grep -E '^✘ Test .* failed after' "$test_log" | grep -vc '^✘ Test run with' || true)
+echo "swift-testing: $passed passed, $failed failed"
 
 if [ "$test_status" -ne 0 ]; then
   summary "FAILED: swift test exited with status $test_status$([ "$compose_status" -eq 0 ] || echo '; the compose check failed too')"

@@ -2,32 +2,34 @@ import HearthStore
 import Logging
 import PostgresNIO
 
-/// Makes a read wait until a projection has applied the event at a given position, so a client
-/// that sends back the position it was given reads its own write.
+/// Makes a request wait until projections have applied the event at a given position: for reads
+/// that carry a consistency token, and for writes whose very next request depends on them.
 struct ConsistencyWaiter: Sendable {
     let client: PostgresClient
     let logger: Logger
     var timeout: Duration = .seconds(5)
 
-    /// True once `projection` has applied `position`; false when the timeout passed first.
-    func wait(for position: EventPosition, projection: String) async throws -> Bool {
+    /// True once every projection in `projections` has applied `position`; false when the timeout
+    /// passed first.
+    func wait(for position: EventPosition, projections: [String]) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         var pause = Duration.milliseconds(1)
         while true {
-            if try await applied(position, projection: projection) { return true }
+            if try await applied(position, projections: projections) { return true }
             if ContinuousClock.now + pause > deadline { return false }
             try await Task.sleep(for: pause)
             pause = min(pause * 2, .milliseconds(50))
         }
     }
 
-    private func applied(_ position: EventPosition, projection: String) async throws -> Bool {
+    private func applied(_ position: EventPosition, projections: [String]) async throws -> Bool {
         let rows = try await client.query(
             """
-            SELECT next_offset FROM projection_offsets
-            WHERE projection = \(projection) AND topic = \(position.topic) AND partition = \(Int32(position.partition))
+            SELECT count(*)::bigint FROM projection_offsets
+            WHERE projection = ANY(\(projections)) AND topic = \(position.topic) AND partition = \(Int32(position.partition))
+              AND next_offset > \(position.offset)
             """, logger: logger)
-        for try await next in rows.decode(Int64.self) { return next > position.offset }
+        for try await count in rows.decode(Int64.self) { return count == Int64(Set(projections).count) }
         return false
     }
 }

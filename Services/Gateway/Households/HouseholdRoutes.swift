@@ -3,20 +3,18 @@ import HearthDomain
 import HearthEvents
 import HearthRuntime
 import HearthStore
-import HTTPTypes
 import Hummingbird
 
-/// `POST /v1/households/upsert` turns a request into `household.upserted`; `GET
-/// /v1/households/{id}` reads the `households` read model, optionally after waiting for a position.
+/// `POST /v1/households/upsert`, `GET /v1/households/{id}` and `GET
+/// /v1/households/by_user/{user_id}`. A user reads and writes only their own household.
 struct HouseholdRoutes: Sendable {
     let publisher: EventPublisher
     let readModel: HouseholdReadModel
-    let consistency: ConsistencyWaiter
-
-    static let consistencyHeader = HTTPField.Name("X-Consistency-Token")!
+    let membership: MembershipReadModel
+    let consistency: ReadConsistency
 
     struct UpsertResponse: ResponseEncodable {
-        let householdId: UUID
+        @LowercaseID var householdId: UUID
         let version: Int
         let position: String
 
@@ -26,45 +24,74 @@ struct HouseholdRoutes: Sendable {
         }
     }
 
-    func register(on router: Router<HearthRequestContext>) {
-        router.post("/v1/households/upsert") { request, context in
-            try await upsert(request, context: context)
-        }
-        router.get("/v1/households/{id}") { request, context in
-            try await read(request, context: context)
-        }
+    /// A households-topic token must have reached both projections of that topic that a
+    /// household read shows.
+    static let readProjections: [Topic: [String]] = [.households: [GatewayProjection.households, GatewayProjection.householdMembers]]
+
+    func register(on routes: some RouterMethods<HearthRequestContext>) {
+        routes.post("households/upsert") { request, context in try await upsert(request, context: context) }
+        routes.get("households/by_user/{user_id}") { request, context in try await readByUser(request, context: context) }
+        routes.get("households/{id}") { request, context in try await read(request, context: context) }
     }
 
+    /// The first upsert of a user creates their household (with an id derived from the user, so
+    /// two racing first upserts make one household) and makes them its member; later upserts
+    /// change it. Creation waits until the membership is projected: the client's next request
+    /// is almost always about this household.
     func upsert(_ request: Request, context: HearthRequestContext) async throws -> UpsertResponse {
+        let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(HouseholdUpsertRequest.self, from: request, context: context).validated()
-        let id = body.householdId ?? UUID()
+        let current = try await membership.household(of: user)
+        let id: UUID
+        if let requested = body.householdId {
+            guard requested == current else { throw APIError.notFound("household") }
+            id = requested
+        } else {
+            id = current ?? UserIdentity.firstHouseholdId(of: user)
+        }
         var prefs = body.prefs
         var storedVersion: Int?
-        if body.householdId != nil, let existing = try await readModel.find(id) {
+        if let existing = try await readModel.find(id) {
             storedVersion = existing.version
             if body.mode == .merge { prefs = HouseholdPrefsRules.merged(existing.prefs, with: prefs) }
         }
         let version = readModel.nextVersion(of: id, stored: storedVersion)
-        let event = HouseholdUpserted(householdId: id, householdVersion: version, name: body.name, prefs: prefs, userId: context.userId)
+        let event = HouseholdUpserted(householdId: id, householdVersion: version, name: body.name, prefs: prefs, userId: user.uuidString.lowercased())
         let position = try await publisher.publish(event, correlationId: context.correlationId)
+        if current == nil {
+            let joined = try await publisher.publish(
+                UserJoinedHousehold(userId: user, householdId: id, via: "created", inviteCode: nil), correlationId: context.correlationId)
+            try await consistency.awaitApplied(joined, projections: [GatewayProjection.users])
+            try await consistency.awaitApplied(position, projections: [GatewayProjection.households])
+        }
         context.logger.info("household upserted", metadata: ["household_id": "\(id)", "version": "\(version)", "position": "\(position)"])
         return UpsertResponse(householdId: id, version: version, position: position.description)
     }
 
     func read(_ request: Request, context: HearthRequestContext) async throws -> HouseholdView {
+        let user = try context.authenticatedUser()
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.invalid("household_id", "the household id in the path must be a UUID")
         }
-        if let token = request.headers[Self.consistencyHeader] {
-            guard let position = EventPosition(token: token), position.topic == Topic.households.name else {
-                throw APIError.invalid("X-Consistency-Token", "X-Consistency-Token must be a position returned by a household upsert")
-            }
-            guard try await consistency.wait(for: position, projection: "households") else {
-                throw APIError(.serviceUnavailable, code: "consistency_timeout",
-                               message: "the households read model has not reached position \(position) within 5 s; retry shortly")
-            }
+        let pending = try consistency.pendingRead(in: request, projections: Self.readProjections, writtenBy: "a household write")
+        try await membership.requireMember(user, of: id)
+        try await consistency.wait(for: pending)
+        guard let household = try await readModel.details(id, today: .today) else { throw APIError.notFound("household") }
+        return household
+    }
+
+    /// Another user's household, which is only ever one's own: a user outside it gets a 404.
+    func readByUser(_ request: Request, context: HearthRequestContext) async throws -> HouseholdView {
+        let user = try context.authenticatedUser()
+        guard let other = context.parameters.get("user_id").flatMap(UUID.init(uuidString:)) else {
+            throw APIError.invalid("user_id", "the user id in the path must be a UUID")
         }
-        guard let household = try await readModel.find(id) else { throw APIError.notFound("household") }
+        let pending = try consistency.pendingRead(in: request, projections: Self.readProjections, writtenBy: "a household write")
+        guard let own = try await membership.household(of: user), try await membership.household(of: other) == own else {
+            throw APIError.notFound("household")
+        }
+        try await consistency.wait(for: pending)
+        guard let household = try await readModel.details(own, today: .today) else { throw APIError.notFound("household") }
         return household
     }
 }

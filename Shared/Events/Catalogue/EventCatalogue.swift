@@ -158,6 +158,17 @@ extension EventCatalogue {
     public static let hearth = EventCatalogue(
         payloads: [
             HouseholdUpserted.self,
+            HouseholdMemberAdded.self,
+            HouseholdInviteCreated.self,
+            HouseholdInviteAccepted.self,
+            UserRegistered.self,
+            UserProfileUpdated.self,
+            UserJoinedHousehold.self,
+            FeedbackGiven.self,
+            AssistRequested.self,
+            AssistRunStarted.self,
+            AssistRunEvent.self,
+            AssistRunCompleted.self,
         ],
         upcasters: []
     )

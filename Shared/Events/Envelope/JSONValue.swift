@@ -10,18 +10,21 @@ public enum JSONValue: Codable, Sendable, Equatable, Hashable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        // Each failed attempt throws (and builds a DecodingError), so the likeliest kinds are
+        // tried first: strings and objects make up most documents. Every kind rejects the
+        // others, so the order does not change what a value decodes to.
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
+        } else if let value = try? container.decode([String: JSONValue].self) {
+            self = .object(value)
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .bool(try container.decode(Bool.self))
         }
     }
 

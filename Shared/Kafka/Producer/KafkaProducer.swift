@@ -111,6 +111,14 @@ public final class KafkaProducer: Service, Sendable {
         return reports
     }
 
+    /// Hands one message to librdkafka without waiting for the broker, for callers that stream
+    /// many messages of one key and want them pipelined: each call keeps its call order on
+    /// the partition, and the acknowledgements are awaited later (in any order) through the
+    /// returned handles. Waits only while librdkafka's local queue is full.
+    public func sendPipelined(_ message: KafkaOutgoingMessage) async throws(KafkaError) -> KafkaPendingDelivery {
+        KafkaPendingDelivery(promise: try await enqueue(message))
+    }
+
     /// Messages enqueued and not yet acknowledged (also counts in-flight requests); for metrics
     /// and for tests that need to know a send has been enqueued.
     public var queuedMessages: Int {
@@ -223,6 +231,22 @@ public final class KafkaProducer: Service, Sendable {
                 return withUnsafeBytes(of: &empty) { body(UnsafeRawBufferPointer(start: $0.baseAddress, count: 0)) }
             }
             return body(buffer)
+        }
+    }
+}
+
+/// A message `KafkaProducer.sendPipelined` handed to librdkafka, whose acknowledgement is still to come.
+public struct KafkaPendingDelivery: Sendable {
+    let promise: DeliveryPromise
+
+    /// Waits for the broker's acknowledgement (or the delivery failure). Await it at most once.
+    public func acknowledged() async throws(KafkaError) -> KafkaDeliveryReport {
+        do {
+            return try await promise.value()
+        } catch let error as KafkaError {
+            throw error
+        } catch {
+            throw KafkaError(code: KafkaErrorCode.state, message: "\(error)")
         }
     }
 }

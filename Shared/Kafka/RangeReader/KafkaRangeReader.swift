@@ -19,12 +19,16 @@ public final class KafkaRangeReader: AsyncSequence, Sendable {
     private let logger: Logger
     private let buffer: BoundedMessageBuffer
     private let lifetime: ReaderLifetime
+    private let additional: [String: String]
 
+    /// - Parameter additional: raw librdkafka properties applied last, e.g. a small
+    ///   `fetch.wait.max.ms` for a follower that must see new messages within milliseconds.
     public init(
         bootstrapServers: String,
         ranges: [KafkaTopicPartition: Range<Int64>],
         follow: Bool = false,
         maxBufferedMessages: Int = 10_000,
+        additional: [String: String] = [:],
         logger: Logger
     ) {
         self.bootstrapServers = bootstrapServers
@@ -33,6 +37,7 @@ public final class KafkaRangeReader: AsyncSequence, Sendable {
         self.logger = logger
         buffer = BoundedMessageBuffer(capacity: maxBufferedMessages)
         lifetime = ReaderLifetime()
+        self.additional = additional
     }
 
     public func makeAsyncIterator() -> KafkaMessageIterator {
@@ -46,7 +51,7 @@ public final class KafkaRangeReader: AsyncSequence, Sendable {
     }
 
     private func start() {
-        let properties = [
+        var properties = [
             "bootstrap.servers": bootstrapServers,
             // rd_kafka_consumer_poll needs a group id even though no group is ever joined.
             "group.id": "hearth-range-reader-\(UUID().uuidString)",
@@ -56,6 +61,8 @@ public final class KafkaRangeReader: AsyncSequence, Sendable {
             // A lower bound below the log start (deleted data) starts at the log start.
             "auto.offset.reset": "earliest",
         ]
+        properties.merge(additional) { _, new in new }
+        let configuration = properties
         let buffer = buffer
         let stop = lifetime.stop
         let logger = logger
@@ -63,7 +70,7 @@ public final class KafkaRangeReader: AsyncSequence, Sendable {
         let follow = follow
         DedicatedThread.start(name: "kafka-range-reader") {
             do {
-                let conf = try RdKafkaConfig.make(properties)
+                let conf = try RdKafkaConfig.make(configuration)
                 let callbacks = ClientCallbacks(logger: logger).install(on: conf)
                 defer { callbacks.release() }
                 let handle = RdKafkaHandle(try RdKafkaConfig.newHandle(RD_KAFKA_CONSUMER, conf: conf))

@@ -4,6 +4,11 @@ public struct ConfigurationError: Error, CustomStringConvertible {
     public let variable: String
     public let reason: String
 
+    public init(variable: String, reason: String) {
+        self.variable = variable
+        self.reason = reason
+    }
+
     public var description: String { "\(variable): \(reason)" }
 }
 

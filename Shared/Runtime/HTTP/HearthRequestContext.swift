@@ -9,9 +9,12 @@ public struct HearthRequestContext: RequestContext {
     public var correlationId: String = ""
     /// The authenticated user, once authentication middleware has run.
     public var userId: String?
+    /// The peer's IP address as the socket saw it (a proxy's, behind one); nil for Unix sockets.
+    public let peerAddress: String?
 
     public init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
+        self.peerAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// Bodies above 1 MiB answer 413 before they are read into memory.

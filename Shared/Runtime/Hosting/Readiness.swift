@@ -14,6 +14,7 @@ public final class Readiness: Sendable {
     let runners: [ProjectionRunner]
     let logger: Logger
     private let kafkaCache = KafkaReachabilityCache()
+    private let extraChecks = Mutex<[(name: String, isReady: @Sendable () -> Bool)]>([])
 
     public init(client: PostgresClient, admin: KafkaAdmin, gate: StartupGate, runners: [ProjectionRunner], logger: Logger) {
         self.client = client
@@ -36,7 +37,16 @@ public final class Readiness: Sendable {
         for runner in runners {
             checks["projection:\(runner.projection.name)"] = runner.isAssigned ? "ok" : "unassigned"
         }
+        for extra in extraChecks.withLock({ $0 }) {
+            checks[extra.name] = extra.isReady() ? "ok" : "pending"
+        }
         return Report(ready: checks.values.allSatisfy { $0 == "ok" }, checks: checks)
+    }
+
+    /// Adds an executable's own condition (a consumer holding its partitions, a follower
+    /// positioned): `/readyz` answers 503 with `name: pending` until it holds.
+    public func addCheck(_ name: String, isReady: @escaping @Sendable () -> Bool) {
+        extraChecks.withLock { $0.append((name, isReady)) }
     }
 
     private func postgresReachable() async -> Bool {

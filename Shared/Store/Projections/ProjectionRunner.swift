@@ -58,7 +58,10 @@ public final class ProjectionRunner: Service, Sendable {
         let consumer = try KafkaConsumer(
             configuration: KafkaConsumerConfiguration(
                 bootstrapServers: bootstrapServers, groupId: projection.consumerGroup,
-                topics: projection.topics.map(\.name), clientId: "hearth-\(projection.name)"),
+                topics: projection.topics.map(\.name), clientId: "hearth-\(projection.name)",
+                // An idle fetch otherwise waits up to 500 ms before new events are seen (the dev
+                // broker does not answer early); read models should follow writes within milliseconds.
+                additional: ["fetch.wait.max.ms": "20"]),
             logger: logger,
             onAssign: { [self] partitions in
                 let offsets = try await offsetStore.load(partitions, client: client)

@@ -1,17 +1,18 @@
 import Foundation
 import Testing
 
-/// The first vertical slice over real HTTP: upsert → `household.upserted` on Kafka → the
-/// `households` projection → read, with read-your-write through `X-Consistency-Token`.
+/// The first vertical slice over real HTTP, as a signed-in user: upsert → `household.upserted` on
+/// Kafka → the `households` projection → read, with read-your-write through `X-Consistency-Token`.
 extension BackboneSuite {
     @Suite struct HouseholdSlice {
         @Test func upsertThenReadYourOwnWrite() async throws {
             try await ServiceProcess.with("gateway") { gateway in
                 let upsertURL = gateway.baseURL.appendingPathComponent("v1/households/upsert")
+                let user = try await GatewayUser.signIn(gateway)
 
                 let created = try await HTTPTestClient.postJSON(upsertURL, [
                     "name": "The Okafors", "prefs": ["adults": 2, "kidsAges": [3, 7], "allergies": ["Peanut"], "cuisines": ["thai", "italian"]],
-                ], headers: ["X-Request-Id": "slice-test-1"])
+                ], headers: user.headers(["X-Request-Id": "slice-test-1"]))
                 #expect(created.status == 200)
                 #expect(created.header("X-Request-Id") == "slice-test-1")
                 let id = try #require(created.json["household_id"] as? String)
@@ -20,7 +21,7 @@ extension BackboneSuite {
                 #expect(position.hasPrefix("households:"))
 
                 let read = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(id)"),
-                                                         headers: ["X-Consistency-Token": position])
+                                                         headers: user.headers(["X-Consistency-Token": position]))
                 #expect(read.status == 200)
                 #expect(read.json["name"] as? String == "The Okafors")
                 #expect(read.json["version"] as? Int == 1)
@@ -31,12 +32,12 @@ extension BackboneSuite {
                 let merged = try await HTTPTestClient.postJSON(upsertURL, [
                     "household_id": id, "mode": "merge", "prefs": ["adults": 2, "kidsAges": [4, 8], "allergies": ["sesame"]],
                     "ignored_field": true,
-                ])
+                ], headers: user.headers)
                 #expect(merged.status == 200)
                 #expect(merged.json["version"] as? Int == 2)
                 let mergedPosition = try #require(merged.json["position"] as? String)
                 let reread = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(id)"),
-                                                           headers: ["X-Consistency-Token": mergedPosition])
+                                                           headers: user.headers(["X-Consistency-Token": mergedPosition]))
                 #expect(reread.json["version"] as? Int == 2)
                 #expect((reread.json["prefs"] as? [String: Any])?["allergies"] as? [String] == ["peanut", "sesame"])
                 #expect((reread.json["prefs"] as? [String: Any])?["cuisines"] as? [String] == ["thai", "italian"])
@@ -45,7 +46,9 @@ extension BackboneSuite {
 
         @Test func metricsExposeTheBackboneFamilies() async throws {
             try await ServiceProcess.with("gateway") { gateway in
-                let upsert = try await HTTPTestClient.postJSON(gateway.baseURL.appendingPathComponent("v1/households/upsert"), ["prefs": ["adults": 1]])
+                let user = try await GatewayUser.signIn(gateway)
+                let upsert = try await HTTPTestClient.postJSON(
+                    gateway.baseURL.appendingPathComponent("v1/households/upsert"), ["prefs": ["adults": 1]], headers: user.headers)
                 #expect(upsert.status == 200)
                 // Give the projections a moment to consume and the lag reporter a cycle.
                 try await Task.sleep(for: .seconds(3))
@@ -72,6 +75,7 @@ extension BackboneSuite {
         @Test func badInputAnswers4xxNamingTheField() async throws {
             try await ServiceProcess.with("gateway") { gateway in
                 let upsertURL = gateway.baseURL.appendingPathComponent("v1/households/upsert")
+                let user = try await GatewayUser.signIn(gateway)
 
                 let cases: [(String, Any, String)] = [
                     ("missing prefs", ["name": "x"], "prefs"),
@@ -86,29 +90,29 @@ extension BackboneSuite {
                     ("blank name", ["name": "  ", "prefs": ["adults": 1]], "name"),
                 ]
                 for (label, body, field) in cases {
-                    let reply = try await HTTPTestClient.postJSON(upsertURL, body)
+                    let reply = try await HTTPTestClient.postJSON(upsertURL, body, headers: user.headers)
                     #expect(reply.status == 400, "\(label)")
                     #expect(reply.errorField == field, "\(label): got \(String(describing: reply.errorField))")
                     #expect((reply.json["error"] as? [String: Any])?["request_id"] as? String == reply.header("X-Request-Id"), "\(label)")
             }
 
-            let notJSON = try await HTTPTestClient.send("POST", upsertURL, body: Data("{oops".utf8))
+            let notJSON = try await HTTPTestClient.send("POST", upsertURL, body: Data("{oops".utf8), headers: user.headers)
             #expect(notJSON.status == 400)
             #expect(notJSON.errorField == "body")
 
-            let tooLarge = try await HTTPTestClient.send("POST", upsertURL, body: Data(repeating: UInt8(ascii: " "), count: 1_100_000))
+            let tooLarge = try await HTTPTestClient.send("POST", upsertURL, body: Data(repeating: UInt8(ascii: " "), count: 1_100_000), headers: user.headers)
             #expect(tooLarge.status == 413)
 
-            let badPath = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/123"))
+            let badPath = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/123"), headers: user.headers)
             #expect(badPath.status == 400)
             #expect(badPath.errorField == "household_id")
 
-            let unknown = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(UUID())"))
+            let unknown = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(UUID())"), headers: user.headers)
             #expect(unknown.status == 404)
             #expect(unknown.errorCode == "not_found")
 
             let badToken = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(UUID())"),
-                                                         headers: ["X-Consistency-Token": "users:1:2"])
+                                                         headers: user.headers(["X-Consistency-Token": "users:1:2"]))
             #expect(badToken.status == 400)
             #expect(badToken.errorField == "X-Consistency-Token")
             }
@@ -116,9 +120,11 @@ extension BackboneSuite {
 
         @Test func aPositionNeverReachedAnswers503AfterFiveSeconds() async throws {
             try await ServiceProcess.with("gateway") { gateway in
+                // Only one's own household is waited for: another id is a 404 without any wait.
+                let (user, household) = try await GatewayUser.withHousehold(gateway)
                 let started = ContinuousClock.now
-                let reply = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(UUID())"),
-                                                          headers: ["X-Consistency-Token": "households:0:900000000"])
+                let reply = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(household)"),
+                                                          headers: user.headers(["X-Consistency-Token": "households:0:900000000"]))
                 #expect(reply.status == 503)
                 #expect(reply.errorCode == "consistency_timeout")
                 let waited = ContinuousClock.now - started

@@ -20,6 +20,9 @@ final class ServiceProcess {
         environment["HEARTH_HTTP_PORT"] = String(port)
         environment["HEARTH_ENV"] = "test"
         environment["HEARTH_LOG_FORMAT"] = "text"
+        // Tests hammer the API from one address; only the rate-limit tests ask for real limits.
+        environment["HEARTH_RATE_LIMIT_PER_MIN"] = "100000"
+        environment["HEARTH_AUTH_RATE_LIMIT_PER_MIN"] = "100000"
         for (key, value) in extra { environment[key] = value }
         process.executableURL = try TestEnvironment.binPath().appendingPathComponent(executable)
         process.environment = environment

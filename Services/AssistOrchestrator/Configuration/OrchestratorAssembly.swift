@@ -1,0 +1,58 @@
+import AsyncHTTPClient
+import Foundation
+import HearthAssist
+import HearthDomain
+import HearthKafka
+import HearthRuntime
+import ServiceLifecycle
+
+/// The orchestrator wired together: catalogues and planners loaded once, the model router, the
+/// run-event producer, and the request consumer.
+struct OrchestratorAssembly {
+    let services: [any Service]
+
+    /// An unusable configuration or unreadable content ends the process with a clear message, as
+    /// `ServiceHost.bootstrap` does.
+    static func make(host: ServiceHost) -> OrchestratorAssembly {
+        do {
+            return try make(host: host, settings: OrchestratorSettings.load(from: host.settings))
+        } catch {
+            FileHandle.standardError.write(Data("assist-orchestrator: cannot start: \(error)\n".utf8))
+            exit(78)  // EX_CONFIG
+        }
+    }
+
+    private static func make(host: ServiceHost, settings: OrchestratorSettings) throws -> OrchestratorAssembly {
+        let logger = host.logger
+        let recipes = try RecipeCatalogue.bundled()
+        let matcher = try AllergenMatcher.bundled()
+        let router = try ModelRouter.fromEnvironment(
+            host.settings.environment.values, ledger: PostgresBudgetLedger(client: host.postgres, logger: logger),
+            httpClient: HTTPClient.shared, logger: logger)
+        // Run events get their own producer: a 1 ms linger (the shared one batches for 2 ms), and
+        // it stops after the consumer, so runs finishing during shutdown still flush.
+        let runProducer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(
+                bootstrapServers: host.settings.kafkaBootstrap, clientId: "hearth-assist-orchestrator-runs", lingerMs: settings.lingerMs),
+            logger: logger)
+        let runner = AssistRunner(
+            sink: RunEventSink(producer: runProducer, source: host.settings.serviceName),
+            router: router,
+            safety: SafetyGate(policy: try SafetyPolicy.load()),
+            meals: MealsFlow(catalogue: recipes, matcher: matcher),
+            chores: ChoresFlow(scheduler: try ChoreScheduler.bundled()),
+            routines: RoutinesFlow(builder: try RoutineBuilder.bundled()),
+            settings: settings,
+            logger: logger)
+        let instance = "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8).lowercased())"
+        let consumer = try AssistRequestConsumer(
+            bootstrapServers: host.settings.kafkaBootstrap, settings: settings,
+            claims: RunClaims(client: host.postgres, instance: instance, logger: logger), runner: runner, logger: logger)
+        host.readiness.addCheck("consumer:assist.requests") { consumer.isAssigned }
+        logger.info("assist orchestrator configured", metadata: [
+            "recipes": "\(recipes.recipes.count)", "max_concurrent_runs": "\(settings.maxConcurrentRuns)",
+            "models": "\(router.chainDescription)",
+        ])
+        return OrchestratorAssembly(services: [runProducer, consumer])
+    }
+}

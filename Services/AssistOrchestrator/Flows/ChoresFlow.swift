@@ -1,0 +1,44 @@
+import HearthDomain
+import HearthEvents
+
+/// Chores: planning (which chores) → `schedule_chores` → `ChoreScheduler` → synthesis.
+struct ChoresFlow: AssistFlow {
+    let scheduler: ChoreScheduler
+
+    func run(_ input: RunInput, tools: FlowTools, emitter: RunEmitter, usage: inout ModelUsage) async throws -> JSONValue {
+        try await emitter.emit(.token, .string("Scheduling chores..."))
+        let focus = try await tools.plan(
+            input, prompt: Prompts.planning(input), offlineAnswer: OfflineQuery.chores(goal: input.goal), usage: &usage)
+        let selected = scheduler.selectChores(goal: focus, householdChores: nil)
+
+        try await emitter.emit(.toolCall, .object([
+            "name": .string("schedule_chores"),
+            "args": .object([
+                "chores": .strings(selected.chores.map(\.name)), "days": .int(input.days),
+                "start_date": .string(input.startDate.isoDate), "members": .strings(input.members.map(\.name)),
+            ]),
+        ]))
+        let schedule = try scheduler.schedule(ChoreScheduleRequest(
+            members: input.members, goal: focus, days: input.days, startDate: input.startDate))
+        try await emitter.emit(.toolResult, .object([
+            "name": .string("schedule_chores"), "count": .int(schedule.occurrences.count),
+        ]))
+
+        let text = try await tools.synthesize(
+            input, prompt: "Summarise this chore schedule for a family, encouragingly:\n\(PlanText.chores(schedule))",
+            offlineAnswer: PlanText.chores(schedule), emitter: emitter, usage: &usage)
+        return .object([
+            "plan_text": .string(text),
+            "chores": try JSONValue(encoding: schedule.chores),
+            "occurrences": .array(schedule.occurrences.map { occurrence in
+                .object([
+                    "chore": .string(occurrence.chore), "chore_id": .string(occurrence.choreId),
+                    "assignee": .string(occurrence.assignee), "at": .string(occurrence.at), "minutes": .int(occurrence.minutes),
+                ])
+            }),
+            "loads": try JSONValue(encoding: schedule.loads),
+            "unassignable": try JSONValue(encoding: schedule.unassignable),
+            "source": try JSONValue(encoding: schedule.source),
+        ])
+    }
+}

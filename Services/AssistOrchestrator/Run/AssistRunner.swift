@@ -1,0 +1,134 @@
+import Foundation
+import HearthAssist
+import HearthDomain
+import HearthEvents
+import Logging
+
+/// Runs one claimed request from start to `done`: opens the run, streams `context`, safety
+/// precheck, the mode's flow, exactly one terminal event (`final`, `refusal` or `error`), the
+/// accounting (`assist.run_completed`), then `done`; and waits until Kafka holds all of it.
+struct AssistRunner: Sendable {
+    let sink: RunEventSink
+    let router: ModelRouter
+    let safety: SafetyGate
+    let meals: MealsFlow
+    let chores: ChoresFlow
+    let routines: RoutinesFlow
+    let settings: OrchestratorSettings
+    let logger: Logger
+
+    private func flow(for mode: AssistMode) -> any AssistFlow {
+        switch mode {
+        case .meals: meals
+        case .chores: chores
+        case .routines: routines
+        }
+    }
+
+    /// Returns once every event of the run is acknowledged, or the publishing failed (logged).
+    func run(_ request: AssistRequested, metadata: EventMetadata, started: ContinuousClock.Instant, waitedMs: Int? = nil) async {
+        let emitter = RunEmitter(
+            runId: request.runId, sink: sink, correlationId: metadata.correlationId,
+            causationId: metadata.id.uuidString.lowercased(), started: started)
+        let claimedMs = emitter.elapsedMs
+        // Redacted again although the gateway already did: the event may come from elsewhere.
+        let goal = safety.redact(request.goal)
+        var usage = ModelUsage()
+        var outcome = RunOutcome.failed
+        var logger = logger
+        logger[metadataKey: "run_id"] = "\(request.runId.uuidString.lowercased())"
+        logger[metadataKey: "correlation_id"] = "\(metadata.correlationId)"
+        do {
+            try await emitter.publish(AssistRunStarted(
+                runId: request.runId, userId: request.userId, householdId: request.householdId, mode: request.mode,
+                goal: goal, days: request.days, startDate: request.startDate))
+            try await emitter.emit(.context, .object([
+                "household_id": request.householdId.map { .string($0.uuidString.lowercased()) } ?? .null,
+                "prefs": try JSONValue(encoding: request.prefs),
+                "mode": .string(request.mode),
+                "days": .int(request.days),
+                "start_date": .string(request.startDate),
+            ]))
+            do {
+                let input = try makeInput(request, goal: goal)
+                let tools = FlowTools(
+                    models: RunModels(
+                        router: router,
+                        budget: BudgetScope(
+                            key: "run:\(request.runId.uuidString.lowercased())",
+                            limitCents: Double(settings.runBudgetCents), limitTokens: settings.runTokenLimit),
+                        runId: request.runId, userId: request.userId),
+                    safety: safety)
+                let final = try await flow(for: input.mode).run(input, tools: tools, emitter: emitter, usage: &usage)
+                try await emitter.emit(.final, final)
+                outcome = .succeeded
+            } catch let refused as RunRefused {
+                try await emitter.emit(.refusal, .object(["text": .string(refused.text), "reason": .string(refused.key)]))
+                outcome = .refused
+            } catch {
+                logger.error("run failed", metadata: ["error": "\(error)"])
+                try await emitter.emit(.error, .object([
+                    "message": .string(Self.userMessage(for: error)), "code": .string(Self.code(for: error)),
+                ]))
+            }
+            let elapsed = emitter.elapsedMs
+            try await emitter.publish(AssistRunCompleted(
+                runId: request.runId, outcome: outcome.rawValue, elapsedMs: elapsed,
+                inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costCents: usage.costCents,
+                modelsUsed: usage.modelsUsed, attempts: usage.attempts))
+            try await emitter.emit(.done, .object(["elapsed_ms": .int(elapsed), "outcome": .string(outcome.rawValue)]), elapsedMs: elapsed)
+            try await emitter.flush()
+            let acknowledged = emitter.elapsedMs
+            let events = await emitter.emittedCount
+            let timeline = await emitter.timeline
+            logger.info("run finished", metadata: [
+                "mode": "\(request.mode)", "outcome": "\(outcome.rawValue)", "elapsed_ms": "\(elapsed)",
+                "claimed_ms": "\(claimedMs)", "timeline": "\(timeline.joined(separator: ","))", "acknowledged_ms": "\(acknowledged)", "waited_in_kafka_ms": "\(waitedMs.map(String.init) ?? "?")",
+                "events": "\(events)", "input_tokens": "\(usage.inputTokens)",
+                "output_tokens": "\(usage.outputTokens)", "cost_cents": "\(usage.costCents)",
+            ])
+        } catch {
+            logger.error("run events could not be published", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private func makeInput(_ request: AssistRequested, goal: String) throws -> RunInput {
+        guard let mode = AssistMode(rawValue: request.mode) else { throw InvalidRunRequest(reason: "unknown mode \(request.mode)") }
+        guard let start = CalendarDay(isoDate: request.startDate) else { throw InvalidRunRequest(reason: "bad start_date") }
+        let safeGoal = try safety.precheck(goal: goal, mode: mode, childAges: request.prefs.kidsAges)
+        return RunInput(
+            runId: request.runId, userId: request.userId, householdId: request.householdId, mode: mode, goal: safeGoal,
+            days: request.days, startDate: start, prefs: request.prefs,
+            members: RunInput.members(from: request.members, prefs: request.prefs))
+    }
+
+    /// What the user reads in an `error` event: no internals, but enough to act on.
+    static func userMessage(for error: any Error) -> String {
+        switch error {
+        case is ModelRouterError: "The assistant's models are unavailable right now. Please try again shortly."
+        case is AllergenGuard.Violation: "The plan failed the allergen check, so it was not sent. Please try again."
+        case let error as MealPlanningError: "\(error)"
+        case let error as ChoreSchedulingError: "\(error)"
+        case let error as InvalidRunRequest: "The request could not be run: \(error.reason)."
+        default: "Something went wrong while planning. Please try again."
+        }
+    }
+
+    static func code(for error: any Error) -> String {
+        switch error {
+        case is ModelRouterError: "model_unavailable"
+        case is AllergenGuard.Violation: "allergen_check_failed"
+        case is MealPlanningError, is ChoreSchedulingError, is InvalidRunRequest: "invalid_request"
+        default: "internal"
+        }
+    }
+}
+
+/// How a run ended, as `agent_runs.state` records it.
+enum RunOutcome: String, Sendable {
+    case succeeded, refused, failed
+}
+
+struct InvalidRunRequest: Error {
+    let reason: String
+}

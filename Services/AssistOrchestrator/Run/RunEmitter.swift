@@ -1,0 +1,143 @@
+import Foundation
+import HearthEvents
+import HearthKafka
+
+/// One run's side of the stream: numbers its events (`seq` from 1), publishes them in order, and
+/// remembers the deliveries so the run ends only once Kafka holds every event.
+///
+/// An actor because the model router reports tokens through a `@Sendable` callback and token
+/// batches are flushed by a timer. Publishing goes through a FIFO gate, so a call suspended in
+/// the producer (its local queue full) cannot be overtaken: seq order is Kafka order.
+actor RunEmitter {
+    let runId: UUID
+    private let sink: RunEventSink
+    private let correlationId: String
+    private let causationId: String?
+    private let started: ContinuousClock.Instant
+    private let tokenWindow: Duration
+    private var seq = 0
+    private var pending: [KafkaPendingDelivery] = []
+    private var pendingText = ""
+    private var flushScheduled = false
+    private var backgroundFailure: (any Error)?
+    private var publishing = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    /// - Parameter tokenWindow: synthesis tokens arriving within this window of the first
+    ///   unsent one go out as one `token` event. A provider that hands over a whole answer at
+    ///   once (the offline one) then costs one event instead of a hundred Kafka messages, while
+    ///   a live model's tokens, tens of milliseconds apart, still stream one by one.
+    init(
+        runId: UUID, sink: RunEventSink, correlationId: String, causationId: String?, started: ContinuousClock.Instant,
+        tokenWindow: Duration = .milliseconds(2)
+    ) {
+        self.runId = runId
+        self.sink = sink
+        self.correlationId = correlationId
+        self.causationId = causationId
+        self.started = started
+        self.tokenWindow = tokenWindow
+    }
+
+    /// Milliseconds since the request was taken up.
+    nonisolated var elapsedMs: Int {
+        let elapsed = ContinuousClock.now - started
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// A run-level event (`assist.run_started`, `assist.run_completed`), in order with the stream.
+    func publish<P: EventPayload>(_ payload: P) async throws {
+        try await drainText()
+        try await gated { try await enqueue(payload) }
+    }
+
+    /// One stream event: `context`, a progress `token`, `tool_call`, `tool_result`, a terminal
+    /// event, `done`. Synthesis text still waiting in the token window goes out first.
+    func emit(_ event: RunStreamEvent, _ data: JSONValue, elapsedMs: Int? = nil) async throws {
+        try await drainText()
+        try await gated { try await enqueueStreamEvent(event, data, elapsedMs: elapsedMs) }
+    }
+
+    /// Synthesis text as the model streams it; sent within `tokenWindow`.
+    func streamText(_ text: String) {
+        guard !text.isEmpty else { return }
+        pendingText += text
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        let window = tokenWindow
+        Task { [weak self] in
+            try? await Task.sleep(for: window)
+            await self?.flushTextInBackground()
+        }
+    }
+
+    var emittedCount: Int { seq }
+
+    /// Waits until Kafka acknowledged every event of the run; throws the first failure.
+    func flush() async throws {
+        try await drainText()
+        if let failure = backgroundFailure { throw failure }
+        let deliveries = pending
+        pending.removeAll()
+        for delivery in deliveries { _ = try await delivery.acknowledged() }
+    }
+
+    // MARK: Internals
+
+    private func flushTextInBackground() async {
+        do {
+            try await drainText()
+        } catch {
+            backgroundFailure = backgroundFailure ?? error
+        }
+    }
+
+    private func drainText() async throws {
+        flushScheduled = false
+        guard !pendingText.isEmpty else { return }
+        let text = pendingText
+        pendingText = ""
+        try await gated { try await enqueueStreamEvent(.token, .string(text), elapsedMs: nil) }
+    }
+
+    var timeline: [String] = []
+
+    private func enqueueStreamEvent(_ event: RunStreamEvent, _ data: JSONValue, elapsedMs: Int?) async throws {
+        let t0 = ContinuousClock.now - started
+        seq += 1
+        defer { timeline.append("\(event.rawValue)@\(t0.components.attoseconds / 10_000_000_000_000)/\((ContinuousClock.now - started).components.attoseconds / 10_000_000_000_000)") }
+        try await enqueue(AssistRunEvent(runId: runId, seq: seq, event: event.rawValue, data: data, elapsedMs: elapsedMs))
+    }
+
+    private func enqueue<P: EventPayload>(_ payload: P) async throws {
+        pending.append(try await sink.enqueue(payload, correlationId: correlationId, causationId: causationId))
+    }
+
+    /// Runs `body` alone and in arrival order, even across its suspension points.
+    private func gated(_ body: () async throws -> Void) async throws {
+        if publishing {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        publishing = true
+        defer {
+            if waiting.isEmpty {
+                publishing = false
+            } else {
+                waiting.removeFirst().resume()
+            }
+        }
+        try await body()
+    }
+}
+
+/// The names of a run's stream events, as clients see them.
+enum RunStreamEvent: String, Sendable {
+    case context
+    case token
+    case toolCall = "tool_call"
+    case toolResult = "tool_result"
+    case final
+    case refusal
+    case error
+    case done
+}

@@ -1,0 +1,72 @@
+import Foundation
+import HearthRuntime
+import Hummingbird
+import Synchronization
+
+/// Lets only the users listed in `HEARTH_ADMIN_USER_IDS` through; everyone else gets a 403 (the
+/// admin routes are no secret, unlike another household's id).
+struct AdminOnly: RouterMiddleware {
+    typealias Context = HearthRequestContext
+
+    let admins: Set<UUID>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard admins.contains(try context.authenticatedUser()) else {
+            throw APIError(.forbidden, code: "forbidden", message: "this route is for administrators")
+        }
+        return try await next(request, context)
+    }
+}
+
+/// The routes the gateway's router holds, captured once registration is complete. Read by `GET
+/// /v1/admin/routes`, which is what the OpenAPI coverage test compares the document with.
+final class RegisteredRoutes: Sendable {
+    struct Route: Codable, Hashable, Sendable {
+        let method: String
+        let path: String
+    }
+
+    private let routes = Mutex<[Route]>([])
+
+    func record(_ routes: [Route]) {
+        self.routes.withLock { $0 = routes.sorted { ($0.path, $0.method) < ($1.path, $1.method) } }
+    }
+
+    var all: [Route] { routes.withLock { $0 } }
+}
+
+/// `GET /v1/admin/users` and `GET /v1/admin/routes`.
+struct AdminRoutes: Sendable {
+    let users: UserReadModel
+    let registeredRoutes: RegisteredRoutes
+
+    struct UserPage: ResponseEncodable {
+        let users: [UserView]
+        let limit: Int
+        let offset: Int
+    }
+
+    struct RouteList: ResponseEncodable {
+        let routes: [RegisteredRoutes.Route]
+    }
+
+    func register(on routes: some RouterMethods<HearthRequestContext>) {
+        routes.get("users") { request, _ in try await listUsers(request) }
+        routes.get("routes") { _, _ in RouteList(routes: registeredRoutes.all) }
+    }
+
+    func listUsers(_ request: Request) async throws -> UserPage {
+        let query = request.uri.queryParameters
+        let limit = try Self.integer(query.get("limit"), name: "limit", default: 50, range: 1...500)
+        let offset = try Self.integer(query.get("offset"), name: "offset", default: 0, range: 0...1_000_000)
+        return UserPage(users: try await users.list(limit: limit, offset: offset), limit: limit, offset: offset)
+    }
+
+    static func integer(_ text: String?, name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
+        guard let text else { return fallback }
+        guard let value = Int(text), range.contains(value) else {
+            throw APIError.invalid(name, "\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import HearthKafka
+import HearthRuntime
+import HearthStore
+import Hummingbird
+import ServiceLifecycle
+
+/// What the gateway reads for assist runs beyond `ServiceSettings`:
+///
+/// | variable | default | meaning |
+/// |---|---|---|
+/// | HEARTH_MONTHLY_QUOTA | 10 | runs per user per calendar month (UTC) |
+/// | HEARTH_ASSIST_FETCH_WAIT_MS | 2 | `fetch.wait.max.ms` of the `assist.events` follower |
+/// | HEARTH_ASSIST_LINGER_MS | 0 | producer linger for `assist.requested` (one message, awaited: nothing to batch) |
+/// | HEARTH_ASSIST_STREAM_IDLE_TIMEOUT_S | 300 | a stream with no event for this long ends |
+struct AssistSettings: Sendable {
+    var monthlyQuota: Int
+    var fetchWaitMs: Int
+    var lingerMs: Int
+    var streamIdleTimeout: Duration
+
+    static func load(from service: ServiceSettings) throws -> AssistSettings {
+        let environment = service.environment
+        return AssistSettings(
+            monthlyQuota: try environment.int("HEARTH_MONTHLY_QUOTA", default: 10, range: 0...1_000_000),
+            fetchWaitMs: try environment.int("HEARTH_ASSIST_FETCH_WAIT_MS", default: 2, range: 0...5_000),
+            lingerMs: try environment.int("HEARTH_ASSIST_LINGER_MS", default: 0, range: 0...1_000),
+            streamIdleTimeout: .seconds(try environment.int("HEARTH_ASSIST_STREAM_IDLE_TIMEOUT_S", default: 300, range: 1...86_400)))
+    }
+}
+
+/// The gateway's assist slice wired together: the request producer, the `assist.events`
+/// follower, and the assist, usage and admin-usage routes.
+struct AssistAPI: Sendable {
+    let routes: AssistRoutes
+    let usage: UsageRoutes
+    /// Run beside the HTTP server; the producer is listed first so that it stops last.
+    let services: [any Service]
+
+    static func make(host: ServiceHost, admins: Set<UUID>) throws -> AssistAPI {
+        let settings = try AssistSettings.load(from: host.settings)
+        let logger = host.logger
+        // Its own producer: a request is one message the stream waits on, so the shared
+        // producer's 2 ms batching linger would sit inside every run's latency.
+        let producer = try KafkaProducer(
+            configuration: KafkaProducerConfiguration(
+                bootstrapServers: host.settings.kafkaBootstrap, clientId: "hearth-gateway-assist", lingerMs: settings.lingerMs),
+            logger: logger)
+        let hub = RunEventHub(bootstrapServers: host.settings.kafkaBootstrap, fetchWaitMs: settings.fetchWaitMs, logger: logger)
+        host.readiness.addCheck("follower:assist.events") { hub.isFollowing }
+        let runs = RunReadModel(client: host.postgres, logger: logger)
+        let quota = MonthlyQuota(client: host.postgres, limit: settings.monthlyQuota, logger: logger)
+        logger.info("assist configured", metadata: ["monthly_quota": "\(settings.monthlyQuota)", "fetch_wait_ms": "\(settings.fetchWaitMs)"])
+        return AssistAPI(
+            routes: AssistRoutes(
+                publisher: EventPublisher(producer: producer, source: host.settings.serviceName),
+                households: AssistHouseholdReader(client: host.postgres, logger: logger),
+                quota: quota, hub: hub, runs: runs,
+                streamer: RunStreamer(runs: runs, idleTimeout: settings.streamIdleTimeout, logger: logger)),
+            usage: UsageRoutes(usage: UsageReadModel(client: host.postgres, logger: logger), quota: quota, admins: admins),
+            services: [producer, hub])
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import HearthDomain
+import HearthEvents
+import HearthRuntime
+import Logging
+import PostgresNIO
+
+/// The household a run plans for, read once when the request is admitted and carried in the
+/// request event, so the orchestrator plans against exactly what the user saw.
+struct AssistHousehold: Sendable {
+    var householdId: UUID?
+    var prefs: HouseholdPrefs
+    var members: [AssistMember]
+
+    /// The seed's sample family, for users who have not set up a household yet.
+    static let sample = AssistHousehold(
+        householdId: nil,
+        prefs: HouseholdPrefs(adults: 2, kidsAges: [4, 7], allergies: ["peanuts", "shellfish"], cuisines: ["italian", "mexican", "asian"]),
+        members: [])
+}
+
+/// Reads the user's household (membership, preferences and members) in one query.
+struct AssistHouseholdReader: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+    private let decoder = JSONDecoder()
+
+    init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    private struct StoredMember: Decodable {
+        var name: String
+        var role: String
+        var birthdate: String?
+    }
+
+    /// The user's own household. Asking for any other household is a 404, as everywhere else:
+    /// a 403 would confirm to a stranger that it exists. Without a household (or before its
+    /// preferences are projected) the seed's sample family is used.
+    func household(of user: UUID, requested: UUID?, on day: CalendarDay) async throws -> AssistHousehold {
+        let rows = try await client.query(
+            """
+            SELECT uh.household_id, h.prefs::text,
+                   (SELECT json_agg(json_build_object('name', m.name, 'role', m.role, 'birthdate', to_char(m.birthdate, 'YYYY-MM-DD'))
+                                    ORDER BY m.added_at, m.member_id)
+                    FROM household_members m WHERE m.household_id = uh.household_id)::text
+            FROM user_households uh LEFT JOIN households h ON h.household_id = uh.household_id
+            WHERE uh.user_id = \(user)
+            """, logger: logger)
+        var found: (UUID, String?, String?)?
+        for try await row in rows.decode((UUID, String?, String?).self) { found = row }
+        guard let (householdId, prefsText, membersText) = found else {
+            if requested != nil { throw APIError.notFound("household") }
+            return .sample
+        }
+        if let requested, requested != householdId { throw APIError.notFound("household") }
+        guard let prefsText else { return AssistHousehold(householdId: householdId, prefs: AssistHousehold.sample.prefs, members: []) }
+        let prefs = try decoder.decode(HouseholdPrefs.self, from: Data(prefsText.utf8))
+        let stored = try membersText.map { try decoder.decode([StoredMember].self, from: Data($0.utf8)) } ?? []
+        let members = stored.map { member in
+            AssistMember(
+                name: member.name, role: member.role,
+                age: member.birthdate.flatMap(CalendarDay.init(isoDate:)).map { HouseholdMemberRules.age(bornOn: $0, on: day) })
+        }
+        return AssistHousehold(householdId: householdId, prefs: prefs, members: members)
+    }
+}

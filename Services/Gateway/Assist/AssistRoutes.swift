@@ -1,0 +1,186 @@
+import Foundation
+import HearthAssist
+import HearthDomain
+import HearthEvents
+import HearthRuntime
+import HearthStore
+import HTTPTypes
+import Hummingbird
+
+/// `POST /v1/assist/stream`, `GET /v1/assist/runs/{run_id}` and `GET /v1/assist/runs/{run_id}/events`.
+struct AssistRoutes: Sendable {
+    let publisher: EventPublisher
+    let households: AssistHouseholdReader
+    let quota: MonthlyQuota
+    let hub: RunEventHub
+    let runs: RunReadModel
+    let streamer: RunStreamer
+    let redactor = PIIRedactor()
+
+    /// How long a request waits for the follower to be positioned (only right after start-up).
+    static let followerWait = Duration.seconds(10)
+    /// How long a freshly started run may take to appear in the read model.
+    static let projectionWait = Duration.seconds(3)
+
+    func register(on routes: some RouterMethods<HearthRequestContext>) {
+        routes.post("assist/stream") { request, context in try await stream(request, context: context) }
+        routes.get("assist/runs/:run_id") { request, context in try await run(request, context: context) }
+        routes.get("assist/runs/:run_id/events") { request, context in try await events(request, context: context) }
+    }
+
+    // MARK: POST /v1/assist/stream
+
+    func stream(_ request: Request, context: HearthRequestContext) async throws -> Response {
+        let user = try context.authenticatedUser()
+        let t0 = ContinuousClock.now
+        let today = CalendarDay(Date(), in: .gmt)
+        let body = try await JSONRequestBody.decode(AssistStreamRequest.self, from: request, context: context).validated(today: today)
+        let format = RunStreamFormat(accept: request.headers[.accept])
+        let runId = UUID()
+        // Two independent reads on the critical path, so side by side.
+        async let householdRead = households.household(of: user, requested: body.householdId, on: body.startDate)
+        async let admission = quota.admit(user, today: today)
+        let household: AssistHousehold
+        do {
+            household = try await householdRead
+        } catch {
+            // No run after all: a unit the quota just counted is given back.
+            if case .admitted? = try? await admission { await quota.release(user, today: today) }
+            throw error
+        }
+        if case .exceeded(let used) = try await admission {
+            context.logger.info("monthly quota exceeded", metadata: ["used": "\(used)", "quota": "\(quota.limit)"])
+            return quotaExceeded(runId: runId, used: used, today: today, format: format)
+        }
+        let t1 = ContinuousClock.now
+        // Subscribe before publishing: the run's first events may come back within a millisecond.
+        guard await waitUntilFollowing() else {
+            await quota.release(user, today: today)
+            throw APIError(.serviceUnavailable, code: "not_ready", message: "the gateway is still starting; retry shortly")
+        }
+        let subscription = hub.subscribe(runId)
+        let event = AssistRequested(
+            runId: runId, userId: user, householdId: household.householdId, mode: body.mode,
+            // PII never reaches Kafka: the goal is redacted before it is published.
+            goal: redactor.redact(body.goal), days: body.days, startDate: body.startDate.isoDate,
+            prefs: household.prefs, members: household.members)
+        do {
+            try await publisher.publish(event, correlationId: context.correlationId)
+        } catch {
+            subscription.finish()
+            await quota.release(user, today: today)
+            context.logger.error("cannot publish an assist request", metadata: ["error": "\(error)"])
+            throw APIError(.serviceUnavailable, code: "unavailable", message: "the assistant cannot take requests right now; retry shortly")
+        }
+        let t2 = ContinuousClock.now
+        context.logger.info("assist run requested", metadata: ["run_id": "\(runId.uuidString.lowercased())", "mode": "\(body.mode)", "prep": "\(t1 - t0)", "pub": "\(t2 - t1)"])
+
+        var headers = format.headers
+        headers[HTTPField.Name("X-Run-Id")!] = runId.uuidString.lowercased()
+        let streamer = streamer
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await streamer.stream(runId: runId, subscription: subscription, backlog: [], after: 0, format: format, writer: &writer)
+            try await writer.finish(nil)
+        })
+    }
+
+    /// The whole stream of a request over quota: `quota_exceeded`, then `done`. Nothing is
+    /// published: the run never starts.
+    private func quotaExceeded(runId: UUID, used: Int, today: CalendarDay, format: RunStreamFormat) -> Response {
+        let reset = MonthlyQuota.resetDate(after: today).isoDate
+        let message = "Monthly quota exceeded. You've used \(used)/\(quota.limit) requests."
+        let data = #"{"message":\#(Self.jsonString(message)),"quota":\#(quota.limit),"reset_date":"\#(reset)","used":\#(used)}"#
+        let runKey = runId.uuidString.lowercased()
+        var buffer = format.frame(RunStreamEventText(seq: 1, event: "quota_exceeded", data: data), runId: runKey)
+        var done = format.frame(RunStreamEventText(seq: 2, event: "done", data: #"{"elapsed_ms":0,"outcome":"quota_exceeded"}"#, elapsedMs: 0), runId: runKey)
+        buffer.writeBuffer(&done)
+        var headers = format.headers
+        headers[HTTPField.Name("X-Run-Id")!] = runKey
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: buffer))
+    }
+
+    private func waitUntilFollowing() async -> Bool {
+        let deadline = ContinuousClock.now + Self.followerWait
+        while !hub.isFollowing {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
+    static func jsonString(_ text: String) -> String {
+        String(decoding: (try? JSONEncoder().encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
+    }
+
+    // MARK: GET /v1/assist/runs/{run_id}
+
+    func run(_ request: Request, context: HearthRequestContext) async throws -> RunView {
+        let user = try context.authenticatedUser()
+        let runId = try Self.runId(context)
+        guard let run = try await waitForRun { try await runs.run(runId) }, run.userId == user else {
+            throw APIError.notFound("run")
+        }
+        return run
+    }
+
+    // MARK: GET /v1/assist/runs/{run_id}/events
+
+    func events(_ request: Request, context: HearthRequestContext) async throws -> Response {
+        let user = try context.authenticatedUser()
+        let runId = try Self.runId(context)
+        let format = RunStreamFormat(accept: request.headers[.accept])
+        let after = try Self.lastEventId(request)
+        guard let owner = try await waitForRun({ try await runs.owner(of: runId) }), owner == user else {
+            throw APIError.notFound("run")
+        }
+        var backlog = try await runs.events(of: runId, from: after + 1)
+        var subscription: RunSubscription?
+        if backlog.last?.event != "done" {
+            // Still going (or not fully projected): subscribe, then read the backlog again, so
+            // whatever is published meanwhile is either in it or in the subscription.
+            guard await waitUntilFollowing() else {
+                throw APIError(.serviceUnavailable, code: "not_ready", message: "the gateway is still starting; retry shortly")
+            }
+            subscription = hub.subscribe(runId)
+            backlog = try await runs.events(of: runId, from: after + 1)
+            if backlog.last?.event == "done" {
+                subscription?.finish()
+                subscription = nil
+            }
+        }
+        let streamer = streamer
+        let live = subscription
+        let stored = backlog
+        return Response(status: .ok, headers: format.headers, body: ResponseBody { writer in
+            try await streamer.stream(runId: runId, subscription: live, backlog: stored, after: after, format: format, writer: &writer)
+            try await writer.finish(nil)
+        })
+    }
+
+    /// Polls briefly for a run that may not be projected yet (a client resuming right after the
+    /// request was admitted).
+    private func waitForRun<T: Sendable>(_ read: () async throws -> T?) async throws -> T? {
+        let deadline = ContinuousClock.now + Self.projectionWait
+        while true {
+            if let found = try await read() { return found }
+            guard ContinuousClock.now < deadline else { return nil }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    static func runId(_ context: HearthRequestContext) throws -> UUID {
+        guard let id = context.parameters.get("run_id").flatMap(UUID.init(uuidString:)) else { throw APIError.notFound("run") }
+        return id
+    }
+
+    /// `Last-Event-ID`: the seq of the last event the client has; absent means from the start.
+    static func lastEventId(_ request: Request) throws -> Int {
+        guard let name = HTTPField.Name("Last-Event-ID"), let text = request.headers[name]?.trimmingCharacters(in: .whitespaces),
+              !text.isEmpty
+        else { return 0 }
+        guard let seq = Int(text), seq >= 0 else {
+            throw APIError.invalid("Last-Event-ID", "Last-Event-ID must be the seq of an event (a whole number)")
+        }
+        return seq
+    }
+}

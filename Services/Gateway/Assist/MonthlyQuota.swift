@@ -1,0 +1,82 @@
+import Foundation
+import HearthDomain
+import Logging
+import PostgresNIO
+
+/// Runs per user per calendar month (UTC), `HEARTH_MONTHLY_QUOTA` (default 10, the seed's).
+///
+/// Counted in `assist_quota_usage` at admission, in one atomic statement, so concurrent
+/// requests (on any gateway instance) cannot overshoot, and a run counts from the moment it is
+/// admitted rather than once its events are projected.
+struct MonthlyQuota: Sendable {
+    let client: PostgresClient
+    let limit: Int
+    let logger: Logger
+
+    enum Decision: Sendable, Equatable {
+        case admitted(used: Int)
+        case exceeded(used: Int)
+    }
+
+    /// The first day of `day`'s month.
+    static func monthStart(of day: CalendarDay) -> CalendarDay {
+        CalendarDay(year: day.year, month: day.month, day: 1)!
+    }
+
+    /// The first day of the next month: when the quota resets.
+    static func resetDate(after day: CalendarDay) -> CalendarDay {
+        day.month == 12 ? CalendarDay(year: day.year + 1, month: 1, day: 1)! : CalendarDay(year: day.year, month: day.month + 1, day: 1)!
+    }
+
+    /// Counts one run if the user has quota left.
+    ///
+    /// On every run's critical path, so the commit does not wait for the WAL flush
+    /// (`synchronous_commit` off for this statement): a Postgres crash may forget the last
+    /// fraction of a second's admissions, i.e. hand out a run or two again — cheaper than a
+    /// fsync per request.
+    func admit(_ user: UUID, today: CalendarDay) async throws -> Decision {
+        let month = Self.monthStart(of: today).isoDate
+        let rows = try await client.query(
+            """
+            WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true)),
+            admitted AS (
+                INSERT INTO assist_quota_usage (user_id, month, used)
+                SELECT \(user), \(month)::date, 1 FROM relaxed WHERE \(limit) > 0
+                ON CONFLICT (user_id, month) DO UPDATE SET used = assist_quota_usage.used + 1
+                    WHERE assist_quota_usage.used < \(limit)
+                RETURNING used
+            )
+            SELECT true, used FROM admitted
+            UNION ALL
+            SELECT false, coalesce((SELECT used FROM assist_quota_usage WHERE user_id = \(user) AND month = \(month)::date), 0)
+            """, logger: logger)
+        var admittedUsed: Int?
+        var storedUsed = 0
+        for try await (admitted, used) in rows.decode((Bool, Int32).self) {
+            if admitted { admittedUsed = Int(used) } else { storedUsed = Int(used) }
+        }
+        if let admittedUsed { return .admitted(used: admittedUsed) }
+        return .exceeded(used: storedUsed)
+    }
+
+    /// Gives a run back when it was admitted but could not be started (the publish failed).
+    func release(_ user: UUID, today: CalendarDay) async {
+        let month = Self.monthStart(of: today).isoDate
+        do {
+            try await client.query(
+                "UPDATE assist_quota_usage SET used = used - 1 WHERE user_id = \(user) AND month = \(month)::date AND used > 0",
+                logger: logger)
+        } catch {
+            logger.warning("cannot give back a quota unit", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// How many runs the user has started this month.
+    func used(by user: UUID, today: CalendarDay) async throws -> Int {
+        let month = Self.monthStart(of: today).isoDate
+        let rows = try await client.query(
+            "SELECT used FROM assist_quota_usage WHERE user_id = \(user) AND month = \(month)::date", logger: logger)
+        for try await used in rows.decode(Int32.self) { return Int(used) }
+        return 0
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import HearthDomain
+import JWTKit
+
+/// Sign in with Apple is not configured (no `HEARTH_APPLE_CLIENT_ID`).
+struct AppleSignInNotConfigured: Error {}
+
+/// Verifies Sign in with Apple identity tokens: RS256 with the key Apple names by `kid`, issued by
+/// `https://appleid.apple.com` for our client id, not expired. Answers Apple's `sub`.
+struct AppleIdentityVerifier: Sendable {
+    let keySet: AppleKeySet
+    /// Nil when no client id is configured: then no token is accepted, since without an audience
+    /// check a token Apple issued to any other app would pass.
+    let policy: TokenPolicy?
+
+    init(keySet: AppleKeySet, clientId: String?) {
+        self.keySet = keySet
+        self.policy = clientId.map { TokenPolicy(issuer: GatewaySettings.appleIssuer, audiences: [$0]) }
+    }
+
+    func subject(of idToken: String, now: Date = Date()) async throws -> String {
+        guard let policy else { throw AppleSignInNotConfigured() }
+        let header = try TokenHeader.parse(idToken)
+        try policy.check(header)
+        guard let keyId = header.keyId, let keys = try await keySet.keys(for: keyId) else { throw TokenRejection.unknownKeyId }
+        let verified: VerifiedClaims
+        do {
+            verified = try await keys.verify(idToken, as: VerifiedClaims.self)
+        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
+            throw TokenRejection.badSignature
+        } catch {
+            throw TokenRejection.malformed
+        }
+        try policy.check(verified.claims, now: now)
+        guard let subject = verified.claims.subject else { throw TokenRejection.missingSubject }
+        return subject
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import HearthDomain
+import HearthRuntime
+import Hummingbird
+
+/// Bodies of the sign-in routes.
+struct AppleSignInRequest: Decodable {
+    var idToken: String
+    enum CodingKeys: String, CodingKey { case idToken = "id_token" }
+}
+
+struct DeviceSignInRequest: Decodable {
+    var deviceId: String
+    enum CodingKeys: String, CodingKey { case deviceId = "device_id" }
+}
+
+struct DevSignInRequest: Decodable {
+    var name: String
+}
+
+/// What every sign-in and refresh answers.
+struct SignedIn: ResponseEncodable {
+    @LowercaseID var userId: UUID
+    let jwt: String
+    let expiresAt: Date
+    let tokenType = "Bearer"
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case jwt
+        case expiresAt = "expires_at"
+        case tokenType = "token_type"
+    }
+}
+
+/// `POST /v1/auth/apple`, `/v1/auth/device` and `/v1/auth/dev` (open), `/v1/auth/refresh`
+/// (behind the bearer check).
+struct AuthRoutes: Sendable {
+    let apple: AppleIdentityVerifier
+    let tokens: HearthTokens
+    let registrar: UserRegistrar
+    let devSignInEnabled: Bool
+
+    func registerOpen(on routes: some RouterMethods<HearthRequestContext>) {
+        routes.post("auth/apple") { request, context in try await signInWithApple(request, context: context) }
+        routes.post("auth/device") { request, context in try await signInAsDevice(request, context: context) }
+        // Registered in every mode so the route table (and OpenAPI) does not depend on it; it
+        // answers 404 outside dev and test, as if it did not exist.
+        routes.post("auth/dev") { request, context in try await signInForDevelopment(request, context: context) }
+    }
+
+    func registerAuthenticated(on routes: some RouterMethods<HearthRequestContext>) {
+        routes.post("auth/refresh") { _, context in
+            let user = try context.authenticatedUser()
+            return try await signedIn(user)
+        }
+    }
+
+    func signInWithApple(_ request: Request, context: HearthRequestContext) async throws -> SignedIn {
+        let body = try await JSONRequestBody.decode(AppleSignInRequest.self, from: request, context: context)
+        let subject: String
+        do {
+            subject = try await apple.subject(of: body.idToken)
+        } catch let rejection as TokenRejection {
+            throw BearerAuthentication.unauthorized("Apple identity token refused: \(rejection)")
+        } catch is AppleSignInNotConfigured {
+            throw APIError(.serviceUnavailable, code: "apple_sign_in_unavailable", message: "Sign in with Apple is not configured on this server")
+        } catch let error as AppleKeysUnavailable {
+            context.logger.error("cannot verify an Apple token", metadata: ["error": "\(error)"])
+            throw APIError(.serviceUnavailable, code: "apple_sign_in_unavailable", message: "Apple's signing keys cannot be fetched; retry shortly")
+        } catch {
+            throw BearerAuthentication.unauthorized("Apple identity token refused")
+        }
+        let user = UserIdentity.userId(provider: .apple, subject: subject)
+        try await registrar.ensureRegistered(user, provider: .apple, subject: subject, displayName: nil, context: context)
+        return try await signedIn(user)
+    }
+
+    func signInAsDevice(_ request: Request, context: HearthRequestContext) async throws -> SignedIn {
+        let body = try await JSONRequestBody.decode(DeviceSignInRequest.self, from: request, context: context)
+        let subject: String
+        do {
+            subject = try UserIdentity.deviceSubject(body.deviceId)
+        } catch let violation as FieldViolation {
+            throw APIError.invalid(violation.field, violation.message)
+        }
+        let user = UserIdentity.userId(provider: .device, subject: subject)
+        // No subject in the event: an anonymous user's device id stays out of the log.
+        try await registrar.ensureRegistered(user, provider: .device, subject: nil, displayName: nil, context: context)
+        return try await signedIn(user)
+    }
+
+    func signInForDevelopment(_ request: Request, context: HearthRequestContext) async throws -> SignedIn {
+        guard devSignInEnabled else { throw APIError(.notFound, code: "not_found", message: "no such route") }
+        let body = try await JSONRequestBody.decode(DevSignInRequest.self, from: request, context: context)
+        let name: String
+        do {
+            name = try UserIdentity.devName(body.name)
+        } catch let violation as FieldViolation {
+            throw APIError.invalid(violation.field, violation.message)
+        }
+        let subject = UserIdentity.devSubject(forName: name)
+        let user = UserIdentity.userId(provider: .dev, subject: subject)
+        try await registrar.ensureRegistered(user, provider: .dev, subject: subject, displayName: name, context: context)
+        return try await signedIn(user)
+    }
+
+    private func signedIn(_ user: UUID) async throws -> SignedIn {
+        let issued = try await tokens.issue(for: user)
+        return SignedIn(userId: user, jwt: issued.jwt, expiresAt: issued.expiresAt)
+    }
+}

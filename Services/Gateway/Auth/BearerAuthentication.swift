@@ -1,0 +1,47 @@
+import Foundation
+import HearthDomain
+import HearthRuntime
+import HTTPTypes
+import Hummingbird
+
+/// Requires `Authorization: Bearer <Hearth token>` and puts the user id on the context. Every
+/// failure is a 401 with the JSON error body, never a 500.
+struct BearerAuthentication: RouterMiddleware {
+    typealias Context = HearthRequestContext
+
+    let tokens: HearthTokens
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let header = request.headers[.authorization] else {
+            throw Self.unauthorized("an Authorization: Bearer token is required")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw Self.unauthorized("the Authorization header must be `Bearer <token>`")
+        }
+        let userId: UUID
+        do {
+            userId = try await tokens.verify(String(parts[1]).trimmingCharacters(in: .whitespaces))
+        } catch {
+            throw Self.unauthorized(error.description)
+        }
+        var context = context
+        context.userId = userId.uuidString.lowercased()
+        context.logger[metadataKey: "user_id"] = .string(context.userId!)
+        return try await next(request, context)
+    }
+
+    static func unauthorized(_ message: String) -> APIError {
+        APIError(.unauthorized, code: "unauthorized", message: message, headers: [.wwwAuthenticate: #"Bearer error="invalid_token""#])
+    }
+}
+
+extension HearthRequestContext {
+    /// The authenticated user; only routes behind `BearerAuthentication` may ask.
+    func authenticatedUser() throws -> UUID {
+        guard let text = userId, let id = UUID(uuidString: text) else {
+            throw BearerAuthentication.unauthorized("an Authorization: Bearer token is required")
+        }
+        return id
+    }
+}

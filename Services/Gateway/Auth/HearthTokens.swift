@@ -1,0 +1,57 @@
+import Foundation
+import HearthDomain
+import JWTKit
+
+/// Issues and verifies Hearth's own bearer tokens: RS256, `sub` = user id, 24 hours.
+struct HearthTokens: Sendable {
+    struct Issued: Sendable {
+        let jwt: String
+        let expiresAt: Date
+    }
+
+    private let keys: JWTKeyCollection
+    private let keyId: String
+    private let policy: TokenPolicy
+    private let issuer: String
+    private let audience: String
+    private let lifetime: TimeInterval
+
+    init(signingKey: SigningKey, settings: GatewaySettings) async {
+        let keys = JWTKeyCollection()
+        await keys.add(rsa: signingKey.privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: signingKey.keyId))
+        self.keys = keys
+        self.keyId = signingKey.keyId
+        self.issuer = settings.tokenIssuer
+        self.audience = settings.tokenAudience
+        self.lifetime = settings.tokenLifetime
+        self.policy = TokenPolicy(issuer: settings.tokenIssuer, audiences: [settings.tokenAudience])
+    }
+
+    func issue(for userId: UUID, now: Date = Date()) async throws -> Issued {
+        let expiresAt = now.addingTimeInterval(lifetime)
+        let claims = VerifiedClaims(
+            iss: IssuerClaim(value: issuer), aud: AudienceClaim(value: audience), sub: SubjectClaim(value: userId.uuidString.lowercased()),
+            exp: ExpirationClaim(value: expiresAt), nbf: nil, iat: IssuedAtClaim(value: now))
+        let jwt = try await keys.sign(claims, kid: JWKIdentifier(string: keyId))
+        return Issued(jwt: jwt, expiresAt: expiresAt)
+    }
+
+    /// The user a token speaks for. Header rules first (RS256 and our `kid`, before any key is
+    /// used), then the signature, then the claims.
+    func verify(_ token: String, now: Date = Date()) async throws(TokenRejection) -> UUID {
+        let header = try TokenHeader.parse(token)
+        try policy.check(header)
+        guard header.keyId == keyId else { throw .unknownKeyId }
+        let verified: VerifiedClaims
+        do {
+            verified = try await keys.verify(token, as: VerifiedClaims.self)
+        } catch let error as JWTError where error.errorType == .signatureVerificationFailed {
+            throw .badSignature
+        } catch {
+            throw .malformed
+        }
+        try policy.check(verified.claims, now: now)
+        guard let subject = verified.claims.subject, let userId = UUID(uuidString: subject) else { throw .missingSubject }
+        return userId
+    }
+}

@@ -1,0 +1,64 @@
+import HearthEvents
+import HearthRuntime
+import HearthStore
+import HTTPTypes
+import Hummingbird
+
+/// How the gateway keeps reads consistent with writes.
+///
+/// - Reads a client makes after its own write: the write answers the event's `position`; the
+///   client sends it back as `X-Consistency-Token` and the read waits until the read model has
+///   applied it (up to 5 s, then 503).
+/// - Writes that change who may see what (creating a household, accepting an invite, creating an
+///   invite, a first sign-in): the gateway itself waits until its projections have applied the
+///   event before answering, so the very next request passes authorization on any gateway
+///   instance, with or without a token.
+struct ReadConsistency: Sendable {
+    static let header = HTTPField.Name("X-Consistency-Token")!
+
+    /// A position a read must wait for, and the projections that must have applied it.
+    struct PendingRead: Sendable {
+        let position: EventPosition
+        let projections: [String]
+    }
+
+    let waiter: ConsistencyWaiter
+
+    /// The request's consistency token, checked but not yet waited for, so that a malformed
+    /// token is a 400 before authorization and the wait happens only for authorized reads.
+    /// `projections` says, per topic a token may name, which projections must have applied it.
+    func pendingRead(in request: Request, projections: [Topic: [String]], writtenBy: String) throws -> PendingRead? {
+        guard let token = request.headers[Self.header] else { return nil }
+        guard let position = EventPosition(token: token),
+              let needed = projections.first(where: { $0.key.name == position.topic })?.value
+        else {
+            throw APIError.invalid("X-Consistency-Token", "X-Consistency-Token must be a position returned by \(writtenBy)")
+        }
+        return PendingRead(position: position, projections: needed)
+    }
+
+    func wait(for pending: PendingRead?) async throws {
+        guard let pending else { return }
+        guard try await waiter.wait(for: pending.position, projections: pending.projections) else {
+            throw APIError(.serviceUnavailable, code: "consistency_timeout",
+                           message: "the read model has not reached position \(pending.position) within 5 s; retry shortly")
+        }
+    }
+
+    /// Waits until `projections` applied a write of this request; 503 when they do not in time
+    /// (the write itself is done, and retrying it is safe).
+    func awaitApplied(_ position: EventPosition, projections: [String]) async throws {
+        guard try await waiter.wait(for: position, projections: projections) else {
+            throw APIError(.serviceUnavailable, code: "consistency_timeout",
+                           message: "the change was accepted but is not visible yet (position \(position)); retry shortly")
+        }
+    }
+}
+
+/// The gateway's projections by name, as consistency waits refer to them.
+enum GatewayProjection {
+    static let households = "households"
+    static let householdMembers = "household_members"
+    static let users = "users"
+    static let feedback = "feedback"
+}

@@ -1,0 +1,85 @@
+import Foundation
+import HearthEvents
+import HearthRuntime
+import HearthStore
+import Hummingbird
+
+/// Body of `POST /v1/feedback`.
+struct FeedbackRequest: Decodable {
+    enum Signal: String { case up, down, edit }
+
+    /// Run ids are strings; clients that count runs send numbers, which are taken as their digits.
+    struct RunId: Decodable {
+        let value: String
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let number = try? container.decode(Int.self) {
+                value = String(number)
+            } else {
+                value = try container.decode(String.self)
+            }
+        }
+    }
+
+    var runId: RunId
+    var signal: String
+    var comment: String?
+    var payload: JSONValue?
+
+    enum CodingKeys: String, CodingKey {
+        case runId = "run_id"
+        case signal, comment, payload
+    }
+
+    static let maxCommentLength = 4000
+
+    struct Validated {
+        var runId: String
+        var signal: Signal
+        var comment: String?
+        var payload: JSONValue?
+    }
+
+    func validated() throws -> Validated {
+        let run = runId.value.trimmingCharacters(in: .whitespaces)
+        guard (1...128).contains(run.count) else { throw APIError.invalid("run_id", "run_id must be 1 to 128 characters") }
+        guard let signal = Signal(rawValue: signal) else { throw APIError.invalid("signal", "signal must be up, down or edit") }
+        let comment = comment?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let comment, comment.count > Self.maxCommentLength {
+            throw APIError.invalid("comment", "comment must be at most \(Self.maxCommentLength) characters")
+        }
+        return Validated(runId: run, signal: signal, comment: comment?.isEmpty == true ? nil : comment, payload: payload)
+    }
+}
+
+/// `POST /v1/feedback`: a thumbs up, a thumbs down or an edit of an assistant run.
+struct FeedbackRoutes: Sendable {
+    let publisher: EventPublisher
+    let membership: MembershipReadModel
+
+    struct Accepted: ResponseEncodable {
+        @LowercaseID var feedbackId: UUID
+        let position: String
+
+        enum CodingKeys: String, CodingKey {
+            case feedbackId = "feedback_id"
+            case position
+        }
+    }
+
+    func register(on routes: some RouterMethods<HearthRequestContext>) {
+        routes.post("feedback") { request, context in
+            EditedResponse(status: .accepted, response: try await give(request, context: context))
+        }
+    }
+
+    func give(_ request: Request, context: HearthRequestContext) async throws -> Accepted {
+        let user = try context.authenticatedUser()
+        let body = try await JSONRequestBody.decode(FeedbackRequest.self, from: request, context: context).validated()
+        let event = FeedbackGiven(
+            feedbackId: UUID(), runId: body.runId, userId: user, householdId: try await membership.household(of: user),
+            signal: body.signal.rawValue, comment: body.comment, payload: body.payload)
+        let position = try await publisher.publish(event, correlationId: context.correlationId)
+        return Accepted(feedbackId: event.feedbackId, position: position.description)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import HearthDomain
+import HearthRuntime
+import Hummingbird
+import ServiceLifecycle
+
+/// The gateway's HTTP API wired together: who may call what, in which order the checks run.
+///
+/// Order per request: request id and metrics (ServiceHost), the rate limit (every route added
+/// after it, so not the ops routes), then for `/v1` routes other than sign-in the bearer token,
+/// and for `/v1/admin` the admin list.
+struct GatewayAPI: Sendable {
+    let settings: GatewaySettings
+    let openAPI: OpenAPIRoutes
+    let rateLimit: RateLimitMiddleware
+    let authentication: BearerAuthentication
+    let auth: AuthRoutes
+    let households: HouseholdRoutes
+    let members: MemberRoutes
+    let invites: InviteRoutes
+    let users: UserRoutes
+    let feedback: FeedbackRoutes
+    let admin: AdminRoutes
+    let assist: AssistAPI
+    let registeredRoutes: RegisteredRoutes
+    let janitor: RateLimitJanitor
+
+    /// Reads the gateway's settings and keys; an unusable configuration ends the process with a
+    /// clear message, as `ServiceHost.bootstrap` does.
+    static func make(host: ServiceHost) async -> GatewayAPI {
+        do {
+            return try await make(host: host, settings: GatewaySettings.load(from: host.settings))
+        } catch {
+            FileHandle.standardError.write(Data("gateway: cannot start: \(error)\n".utf8))
+            exit(78)  // EX_CONFIG
+        }
+    }
+
+    private static func make(host: ServiceHost, settings: GatewaySettings) async throws -> GatewayAPI {
+        let logger = host.logger
+        let signingKey = try SigningKey.load(settings)
+        let tokens = await HearthTokens(signingKey: signingKey, settings: settings)
+        if settings.appleClientId == nil {
+            logger.warning("HEARTH_APPLE_CLIENT_ID is not set: Sign in with Apple answers 503")
+        }
+        let consistency = ReadConsistency(waiter: ConsistencyWaiter(client: host.postgres, logger: logger))
+        let membership = MembershipReadModel(client: host.postgres, logger: logger)
+        let userReadModel = UserReadModel(client: host.postgres, logger: logger)
+        let householdReadModel = HouseholdReadModel(client: host.postgres, logger: logger)
+        let counters = RateLimitCounterStore(client: host.postgres, logger: logger)
+        let registeredRoutes = RegisteredRoutes()
+        logger.info("gateway configured", metadata: [
+            "jwt_kid": "\(signingKey.keyId)", "rate_limit_per_min": "\(settings.rateLimitPerMinute)",
+            "auth_rate_limit_per_min": "\(settings.authRateLimitPerMinute)", "trust_proxy": "\(settings.trustProxy)",
+            "admins": "\(settings.adminUserIds.count)",
+        ])
+        return GatewayAPI(
+            settings: settings,
+            openAPI: try OpenAPIRoutes.load(),
+            rateLimit: RateLimitMiddleware(
+                store: counters, clients: ClientAddressResolver(trustProxy: settings.trustProxy),
+                general: FixedWindowRateLimit(limit: settings.rateLimitPerMinute),
+                auth: FixedWindowRateLimit(limit: settings.authRateLimitPerMinute)),
+            authentication: BearerAuthentication(tokens: tokens),
+            auth: AuthRoutes(
+                apple: AppleIdentityVerifier(keySet: AppleKeySet(url: settings.appleJWKSURL, logger: logger), clientId: settings.appleClientId),
+                tokens: tokens,
+                registrar: UserRegistrar(publisher: host.publisher, users: userReadModel, consistency: consistency),
+                devSignInEnabled: settings.devSignInEnabled),
+            households: HouseholdRoutes(publisher: host.publisher, readModel: householdReadModel, membership: membership, consistency: consistency),
+            members: MemberRoutes(publisher: host.publisher, readModel: householdReadModel, membership: membership),
+            invites: InviteRoutes(
+                publisher: host.publisher, invites: InviteReadModel(client: host.postgres, logger: logger),
+                membership: membership, consistency: consistency),
+            users: UserRoutes(publisher: host.publisher, users: userReadModel, membership: membership, consistency: consistency),
+            feedback: FeedbackRoutes(publisher: host.publisher, membership: membership),
+            admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
+            assist: try AssistAPI.make(host: host, admins: settings.adminUserIds),
+            registeredRoutes: registeredRoutes,
+            janitor: RateLimitJanitor(store: counters, logger: logger))
+    }
+
+    /// Services that run beside the HTTP server once migrations are applied.
+    var services: [any Service] { [janitor] + assist.services }
+
+    /// Registers every route. Every route registered here is listed by `GET /v1/admin/routes`
+    /// and must be in openapi.json (a test compares the two).
+    func register(on router: Router<HearthRequestContext>) {
+        router.add(middleware: rateLimit)
+        openAPI.register(on: router)
+
+        auth.registerOpen(on: router.group("v1"))
+
+        let authenticated = router.group("v1").add(middleware: authentication)
+        auth.registerAuthenticated(on: authenticated)
+        households.register(on: authenticated)
+        members.register(on: authenticated)
+        invites.register(on: authenticated)
+        users.register(on: authenticated)
+        feedback.register(on: authenticated)
+        let adminOnly = authenticated.group("admin").add(middleware: AdminOnly(admins: settings.adminUserIds))
+        admin.register(on: adminOnly)
+        assist.routes.register(on: authenticated)
+        assist.usage.register(on: authenticated)
+        assist.usage.registerAdmin(on: adminOnly)
+
+        registeredRoutes.record(router.routes.map { RegisteredRoutes.Route(method: $0.method.rawValue, path: $0.path.description) })
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import HearthDomain
+import HearthEvents
+import HearthRuntime
+import HearthStore
+import Hummingbird
+
+/// Body of `POST /v1/households/{id}/members`.
+struct AddMemberRequest: Decodable {
+    var name: String
+    var role: String
+    var birthdate: String?
+
+    struct Validated {
+        var name: String
+        var role: MemberRole
+        var birthdate: CalendarDay?
+    }
+
+    func validated(today: CalendarDay) throws -> Validated {
+        do {
+            return Validated(
+                name: try HouseholdMemberRules.normalizedName(name),
+                role: try HouseholdMemberRules.role(role),
+                birthdate: try birthdate.map { try HouseholdMemberRules.birthdate($0, today: today) })
+        } catch let violation as FieldViolation {
+            throw APIError.invalid(violation.field, violation.message)
+        }
+    }
+}
+
+/// `POST /v1/households/{id}/members`: adds a person to the caller's household.
+struct MemberRoutes: Sendable {
+    let publisher: EventPublisher
+    let readModel: HouseholdReadModel
+    let membership: MembershipReadModel
+
+    struct AddedMember: ResponseEncodable {
+        let member: MemberView
+        let position: String
+
+        func encode(to encoder: any Encoder) throws {
+            try member.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(position, forKey: .position)
+        }
+
+        enum CodingKeys: String, CodingKey { case position }
+    }
+
+    func register(on routes: some RouterMethods<HearthRequestContext>) {
+        routes.post("households/{id}/members") { request, context in
+            EditedResponse(status: .created, response: try await add(request, context: context))
+        }
+    }
+
+    func add(_ request: Request, context: HearthRequestContext) async throws -> AddedMember {
+        let user = try context.authenticatedUser()
+        guard let householdId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            throw APIError.invalid("household_id", "the household id in the path must be a UUID")
+        }
+        try await membership.requireMember(user, of: householdId)
+        let today = CalendarDay.today
+        let body = try await JSONRequestBody.decode(AddMemberRequest.self, from: request, context: context).validated(today: today)
+        guard try await readModel.memberCount(of: householdId) < HouseholdMemberRules.maxMembers else {
+            throw APIError(.conflict, code: "too_many_members", message: "a household has at most \(HouseholdMemberRules.maxMembers) members")
+        }
+        let event = HouseholdMemberAdded(
+            householdId: householdId, memberId: UUID(), name: body.name, role: body.role.rawValue,
+            birthdate: body.birthdate?.isoDate, addedBy: user)
+        let position = try await publisher.publish(event, correlationId: context.correlationId)
+        let member = MemberView(
+            memberId: event.memberId, householdId: householdId, name: event.name, role: event.role, birthdate: event.birthdate, today: today)
+        return AddedMember(member: member, position: position.description)
+    }
+}

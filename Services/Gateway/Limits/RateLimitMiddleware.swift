@@ -1,0 +1,62 @@
+import Foundation
+import HearthDomain
+import HearthRuntime
+import HTTPTypes
+import Hummingbird
+
+/// Fixed-window limits per client address: one on every API request, and a stricter one that
+/// `/v1/auth/*` requests also count against. Answers 429 with `Retry-After`; every limited
+/// response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.
+///
+/// Installed after the ops routes, so `/healthz`, `/readyz` and `/metrics` are never limited.
+/// When Postgres cannot count, requests pass (and the failure is logged): an outage of the
+/// limiter should not become an outage of the API.
+struct RateLimitMiddleware: RouterMiddleware {
+    typealias Context = HearthRequestContext
+
+    static let limitHeader = HTTPField.Name("RateLimit-Limit")!
+    static let remainingHeader = HTTPField.Name("RateLimit-Remaining")!
+    static let resetHeader = HTTPField.Name("RateLimit-Reset")!
+    static let retryAfterHeader = HTTPField.Name("Retry-After")!
+    static let authPrefix = "/v1/auth/"
+
+    let store: RateLimitCounterStore
+    let clients: ClientAddressResolver
+    let general: FixedWindowRateLimit
+    let auth: FixedWindowRateLimit
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let client = clients.address(of: request, context: context)
+        var limits = [("api:\(client)", general)]
+        if request.uri.path.hasPrefix(Self.authPrefix) { limits.append(("auth:\(client)", auth)) }
+        let now = Date()
+        let counts: [String: Int]
+        do {
+            // Both limits use one-minute windows, so one window start serves both.
+            counts = try await store.hit(limits.map(\.0), windowStart: general.windowStart(containing: now))
+        } catch {
+            context.logger.warning("rate limiter unavailable, letting the request through", metadata: ["error": "\(String(reflecting: error))"])
+            return try await next(request, context)
+        }
+        let decisions = limits.map { bucket, limit in limit.decision(count: counts[bucket] ?? 1, now: now) }
+        guard let decision = RateLimitDecision.mostRestrictive(decisions) else { return try await next(request, context) }
+        var headers = Self.headers(for: decision)
+        guard decision.allowed else {
+            headers[Self.retryAfterHeader] = String(decision.resetAfterSeconds)
+            context.logger.info("rate limited", metadata: ["client": "\(client)", "limit": "\(decision.limit)"])
+            throw APIError(.tooManyRequests, code: "rate_limited",
+                           message: "too many requests; retry in \(decision.resetAfterSeconds) s", headers: headers)
+        }
+        var response = try await next(request, context)
+        for field in headers { response.headers[field.name] = field.value }
+        return response
+    }
+
+    static func headers(for decision: RateLimitDecision) -> HTTPFields {
+        [
+            limitHeader: String(decision.limit),
+            remainingHeader: String(decision.remaining),
+            resetHeader: String(decision.resetAfterSeconds),
+        ]
+    }
+}

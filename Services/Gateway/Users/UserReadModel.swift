@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A user as `users` and `user_households` hold them, in the API's shape.
+struct UserView: Encodable, Sendable {
+    @LowercaseID var userId: UUID
+    var provider: String?
+    var displayName: String?
+    var locale: String?
+    var timeZone: String?
+    @OptionalLowercaseID var householdId: UUID?
+    var registeredAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case provider
+        case displayName = "display_name"
+        case locale
+        case timeZone = "time_zone"
+        case householdId = "household_id"
+        case registeredAt = "registered_at"
+    }
+}
+
+struct UserReadModel: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    func find(_ id: UUID) async throws -> UserView? {
+        let rows = try await client.query(
+            """
+            SELECT u.user_id, u.provider, u.display_name, u.locale, u.time_zone, m.household_id, u.registered_at
+            FROM users u LEFT JOIN user_households m ON m.user_id = u.user_id
+            WHERE u.user_id = \(id)
+            """, logger: logger)
+        for try await row in rows.decode((UUID, String?, String?, String?, String?, UUID?, Date).self) {
+            return UserView(userId: row.0, provider: row.1, displayName: row.2, locale: row.3, timeZone: row.4, householdId: row.5, registeredAt: row.6)
+        }
+        return nil
+    }
+
+    func exists(_ id: UUID) async throws -> Bool {
+        let rows = try await client.query("SELECT 1::int FROM users WHERE user_id = \(id) AND provider IS NOT NULL", logger: logger)
+        for try await _ in rows.decode(Int.self) { return true }
+        return false
+    }
+
+    /// Users in registration order, `limit` of them after skipping `offset`.
+    func list(limit: Int, offset: Int) async throws -> [UserView] {
+        let rows = try await client.query(
+            """
+            SELECT u.user_id, u.provider, u.display_name, u.locale, u.time_zone, m.household_id, u.registered_at
+            FROM users u LEFT JOIN user_households m ON m.user_id = u.user_id
+            ORDER BY u.registered_at, u.user_id LIMIT \(limit) OFFSET \(offset)
+            """, logger: logger)
+        var users: [UserView] = []
+        for try await row in rows.decode((UUID, String?, String?, String?, String?, UUID?, Date).self) {
+            users.append(UserView(userId: row.0, provider: row.1, displayName: row.2, locale: row.3, timeZone: row.4, householdId: row.5, registeredAt: row.6))
+        }
+        return users
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import HearthDomain
+import HearthEvents
+import HearthRuntime
+import HearthStore
+import Hummingbird
+
+/// Body of `POST /v1/users/upsert`: any of the three; absent fields keep their value.
+struct UserProfileRequest: Decodable {
+    var displayName: String?
+    var locale: String?
+    var timeZone: String?
+
+    enum CodingKeys: String, CodingKey {
+        case displayName = "display_name"
+        case locale
+        case timeZone = "time_zone"
+    }
+
+    func validated() throws -> UserProfileRequest {
+        guard displayName != nil || locale != nil || timeZone != nil else {
+            throw APIError.invalid("body", "give at least one of display_name, locale, time_zone")
+        }
+        do {
+            return UserProfileRequest(
+                displayName: try displayName.map(UserProfileRules.displayName),
+                locale: try locale.map(UserProfileRules.locale),
+                timeZone: try timeZone.map(UserProfileRules.timeZone))
+        } catch let violation as FieldViolation {
+            throw APIError.invalid(violation.field, violation.message)
+        }
+    }
+}
+
+/// `POST /v1/users/upsert` and `GET /v1/me`.
+struct UserRoutes: Sendable {
+    let publisher: EventPublisher
+    let users: UserReadModel
+    let membership: MembershipReadModel
+    let consistency: ReadConsistency
+
+    struct UpdatedProfile: ResponseEncodable {
+        let user: UserView
+        let position: String
+
+        func encode(to encoder: any Encoder) throws {
+            try user.encode(to: encoder)
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(position, forKey: .position)
+        }
+
+        enum CodingKeys: String, CodingKey { case position }
+    }
+
+    func register(on routes: some RouterMethods<HearthRequestContext>) {
+        routes.post("users/upsert") { request, context in try await upsert(request, context: context) }
+        routes.get("me") { request, context in try await me(request, context: context) }
+    }
+
+    func upsert(_ request: Request, context: HearthRequestContext) async throws -> UpdatedProfile {
+        let user = try context.authenticatedUser()
+        let body = try await JSONRequestBody.decode(UserProfileRequest.self, from: request, context: context).validated()
+        let event = UserProfileUpdated(userId: user, displayName: body.displayName, locale: body.locale, timeZone: body.timeZone)
+        let position = try await publisher.publish(event, correlationId: context.correlationId)
+        // The answer is the profile as it will read once projected: stored values, overlaid.
+        var view = try await users.find(user) ?? UserView(userId: user)
+        view.displayName = body.displayName ?? view.displayName
+        view.locale = body.locale ?? view.locale
+        view.timeZone = body.timeZone ?? view.timeZone
+        return UpdatedProfile(user: view, position: position.description)
+    }
+
+    func me(_ request: Request, context: HearthRequestContext) async throws -> UserView {
+        let user = try context.authenticatedUser()
+        let pending = try consistency.pendingRead(in: request, projections: [.users: [GatewayProjection.users]], writtenBy: "a user write")
+        try await consistency.wait(for: pending)
+        if let view = try await users.find(user) { return view }
+        // A valid token whose registration is not projected yet: say what is known.
+        return UserView(userId: user, householdId: try await membership.household(of: user))
+    }
+}
+
+extension UserView: ResponseEncodable {
+    init(userId: UUID, householdId: UUID? = nil) {
+        self.init(userId: userId, provider: nil, displayName: nil, locale: nil, timeZone: nil, householdId: householdId, registeredAt: nil)
+    }
+}

@@ -1,0 +1,219 @@
+import Foundation
+
+/// A person of the household as an assist run sees them: enough to share out chores and build
+/// children's routines. `age` is nil when the household gave no birthdate.
+public struct AssistMember: Codable, Sendable, Equatable, Hashable {
+    public var name: String
+    public var role: String
+    public var age: Int?
+
+    public init(name: String, role: String, age: Int?) {
+        self.name = name
+        self.role = role
+        self.age = age
+    }
+}
+
+/// `assist.requested` v1: a user asked for a plan. Published by the gateway once the request is
+/// valid and within quota; the assist-orchestrator runs it exactly once. Keyed by the run id.
+///
+/// The goal is already PII-redacted: the raw text never reaches Kafka. The household's
+/// preferences travel with the request (as the gateway read them), so the run needs no database
+/// read and plans against what the user saw when asking.
+public struct AssistRequested: EventPayload {
+    public static let eventType = "assist.requested"
+    public static let version = 1
+    public static let topic = Topic.assistRequests
+
+    public var runId: UUID
+    public var userId: UUID
+    public var householdId: UUID?
+    /// `meals`, `chores` or `routines`.
+    public var mode: String
+    public var goal: String
+    public var days: Int
+    /// `YYYY-MM-DD`, the first planned day.
+    public var startDate: String
+    public var prefs: HouseholdPrefs
+    public var members: [AssistMember]
+
+    public var aggregateKey: String { runId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case runId = "run_id"
+        case userId = "user_id"
+        case householdId = "household_id"
+        case mode, goal, days
+        case startDate = "start_date"
+        case prefs, members
+    }
+
+    public init(
+        runId: UUID, userId: UUID, householdId: UUID?, mode: String, goal: String, days: Int, startDate: String,
+        prefs: HouseholdPrefs, members: [AssistMember]
+    ) {
+        self.runId = runId
+        self.userId = userId
+        self.householdId = householdId
+        self.mode = mode
+        self.goal = goal
+        self.days = days
+        self.startDate = startDate
+        self.prefs = prefs
+        self.members = members
+    }
+}
+
+/// `assist.run_started` v1: the orchestrator claimed a request and began the run. First event of
+/// every run on `assist.events`; it opens the run's `agent_runs` row.
+public struct AssistRunStarted: EventPayload {
+    public static let eventType = "assist.run_started"
+    public static let version = 1
+    public static let topic = Topic.assistEvents
+
+    public var runId: UUID
+    public var userId: UUID
+    public var householdId: UUID?
+    public var mode: String
+    /// PII-redacted.
+    public var goal: String
+    public var days: Int
+    public var startDate: String
+
+    public var aggregateKey: String { runId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case runId = "run_id"
+        case userId = "user_id"
+        case householdId = "household_id"
+        case mode, goal, days
+        case startDate = "start_date"
+    }
+
+    public init(runId: UUID, userId: UUID, householdId: UUID?, mode: String, goal: String, days: Int, startDate: String) {
+        self.runId = runId
+        self.userId = userId
+        self.householdId = householdId
+        self.mode = mode
+        self.goal = goal
+        self.days = days
+        self.startDate = startDate
+    }
+}
+
+/// `assist.run_event` v1: one event of a run's stream, exactly as clients receive it: `context`,
+/// `token`, `tool_call`, `tool_result`, one terminal event (`final`, `refusal`, `error`), `done`.
+/// `seq` counts from 1 within the run, so a client resuming with `Last-Event-ID` misses nothing.
+public struct AssistRunEvent: EventPayload {
+    public static let eventType = "assist.run_event"
+    public static let version = 1
+    public static let topic = Topic.assistEvents
+
+    public var runId: UUID
+    public var seq: Int
+    public var event: String
+    public var data: JSONValue
+    /// Only on `done`: the run's wall time in the orchestrator.
+    public var elapsedMs: Int?
+
+    public var aggregateKey: String { runId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case runId = "run_id"
+        case seq, event, data
+        case elapsedMs = "elapsed_ms"
+    }
+
+    public init(runId: UUID, seq: Int, event: String, data: JSONValue, elapsedMs: Int? = nil) {
+        self.runId = runId
+        self.seq = seq
+        self.event = event
+        self.data = data
+        self.elapsedMs = elapsedMs
+    }
+}
+
+/// One call to a model provider during a run (fallbacks and failures included).
+public struct AssistModelAttempt: Codable, Sendable, Equatable, Hashable {
+    /// `planning` or `synthesis`.
+    public var phase: String
+    public var provider: String
+    public var model: String
+    public var inputTokens: Int
+    public var outputTokens: Int
+    public var costCents: Double
+    public var latencyMs: Int
+    /// `ok`, or why the router moved on (`error`, `budget`, `timeout`, ...).
+    public var outcome: String
+    public var error: String?
+
+    enum CodingKeys: String, CodingKey {
+        case phase, provider, model
+        case inputTokens = "input_tokens"
+        case outputTokens = "output_tokens"
+        case costCents = "cost_cents"
+        case latencyMs = "latency_ms"
+        case outcome, error
+    }
+
+    public init(
+        phase: String, provider: String, model: String, inputTokens: Int, outputTokens: Int, costCents: Double,
+        latencyMs: Int, outcome: String, error: String?
+    ) {
+        self.phase = phase
+        self.provider = provider
+        self.model = model
+        self.inputTokens = inputTokens
+        self.outputTokens = outputTokens
+        self.costCents = costCents
+        self.latencyMs = latencyMs
+        self.outcome = outcome
+        self.error = error
+    }
+}
+
+/// `assist.run_completed` v1: the run's outcome and what it cost, published after its terminal
+/// event and before `done`. Closes the `agent_runs` row and fills `run_metrics`.
+public struct AssistRunCompleted: EventPayload {
+    public static let eventType = "assist.run_completed"
+    public static let version = 1
+    public static let topic = Topic.assistEvents
+
+    public var runId: UUID
+    /// `succeeded`, `refused` or `failed`.
+    public var outcome: String
+    public var elapsedMs: Int
+    public var inputTokens: Int
+    public var outputTokens: Int
+    public var costCents: Double
+    /// `provider/model` → successful calls, as the seed's `models_used`.
+    public var modelsUsed: [String: Int]
+    public var attempts: [AssistModelAttempt]
+
+    public var aggregateKey: String { runId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case runId = "run_id"
+        case outcome
+        case elapsedMs = "elapsed_ms"
+        case inputTokens = "input_tokens"
+        case outputTokens = "output_tokens"
+        case costCents = "cost_cents"
+        case modelsUsed = "models_used"
+        case attempts
+    }
+
+    public init(
+        runId: UUID, outcome: String, elapsedMs: Int, inputTokens: Int, outputTokens: Int, costCents: Double,
+        modelsUsed: [String: Int], attempts: [AssistModelAttempt]
+    ) {
+        self.runId = runId
+        self.outcome = outcome
+        self.elapsedMs = elapsedMs
+        self.inputTokens = inputTokens
+        self.outputTokens = outputTokens
+        self.costCents = costCents
+        self.modelsUsed = modelsUsed
+        self.attempts = attempts
+    }
+}

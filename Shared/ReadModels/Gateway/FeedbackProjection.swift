@@ -1,0 +1,48 @@
+import Foundation
+import HearthEvents
+import HearthStore
+import Logging
+import PostgresNIO
+
+/// `feedback`: every `feedback.given`, one row each, written in one statement per batch.
+public struct FeedbackProjection: Projection {
+    public let name = "feedback"
+    public let topics: [Topic] = [.feedback]
+    public let tables = ["feedback"]
+
+    public init() {}
+
+    public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var ids: [UUID] = [], runs: [String] = [], users: [UUID] = [], households: [String] = [], signals: [String] = []
+        var comments: [String] = [], hasComment: [Bool] = [], payloads: [String] = [], hasPayload: [Bool] = []
+        var times: [String] = [], eventIds: [UUID] = []
+        for event in events {
+            guard let given = event.payload as? FeedbackGiven else { continue }
+            ids.append(given.feedbackId)
+            runs.append(given.runId)
+            users.append(given.userId)
+            households.append(given.householdId?.uuidString ?? "")
+            signals.append(given.signal)
+            comments.append(given.comment ?? "")
+            hasComment.append(given.comment != nil)
+            payloads.append(try given.payload.map { String(decoding: try encoder.encode($0), as: UTF8.self) } ?? "")
+            hasPayload.append(given.payload != nil)
+            times.append(Timestamp.format(event.metadata.occurredAt))
+            eventIds.append(event.metadata.id)
+        }
+        guard !ids.isEmpty else { return }
+        try await connection.query(
+            """
+            INSERT INTO feedback (feedback_id, run_id, user_id, household_id, signal, comment, payload, given_at, event_id)
+            SELECT id, run_id, user_id, NULLIF(household_id, '')::uuid, signal, CASE WHEN has_comment THEN comment END,
+                   CASE WHEN has_payload THEN payload::jsonb END, given::timestamptz, event_id
+            FROM unnest(\(ids)::uuid[], \(runs)::text[], \(users)::uuid[], \(households)::text[], \(signals)::text[],
+                        \(comments)::text[], \(hasComment)::bool[], \(payloads)::text[], \(hasPayload)::bool[],
+                        \(times)::text[], \(eventIds)::uuid[])
+                 AS v(id, run_id, user_id, household_id, signal, comment, has_comment, payload, has_payload, given, event_id)
+            ON CONFLICT (feedback_id) DO NOTHING
+            """, logger: logger)
+    }
+}

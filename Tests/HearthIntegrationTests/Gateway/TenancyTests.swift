@@ -1,0 +1,173 @@
+import Foundation
+import HearthDomain
+import Testing
+
+extension BackboneSuite {
+    /// A user reads and writes only their own household; another household's id is a 404, the
+    /// admin routes are a 403 for everyone not listed in HEARTH_ADMIN_USER_IDS.
+    @Suite struct Tenancy {
+        static func adminId(named name: String) -> String {
+            UserIdentity.userId(provider: .dev, subject: UserIdentity.devSubject(forName: name)).uuidString.lowercased()
+        }
+
+        @Test func everyHouseholdRouteHidesOtherHouseholds() async throws {
+            let adminName = "Admin \(UUID().uuidString.prefix(8))"
+            try await ServiceProcess.with("gateway", environment: ["HEARTH_ADMIN_USER_IDS": Self.adminId(named: adminName)]) { gateway in
+                let (alice, aliceHousehold) = try await GatewayUser.withHousehold(gateway, name: "Alice's")
+                let (bob, bobHousehold) = try await GatewayUser.withHousehold(gateway, name: "Bob's")
+                #expect(aliceHousehold != bobHousehold)
+                let url = { (path: String) in gateway.baseURL.appendingPathComponent(path) }
+
+                // Every household-scoped route, aimed at a household: (method, path, body).
+                func routes(_ household: String, owner: GatewayUser) -> [(String, String, [String: Any]?)] {
+                    [
+                        ("GET", "v1/households/\(household)", nil),
+                        ("GET", "v1/households/by_user/\(owner.userId)", nil),
+                        ("POST", "v1/households/upsert", ["household_id": household, "prefs": ["adults": 1]]),
+                        ("POST", "v1/households/\(household)/members", ["name": "Intruder", "role": "coach"]),
+                        ("POST", "v1/households/\(household)/invites", [:]),
+                    ]
+                }
+                func call(_ route: (String, String, [String: Any]?), as user: GatewayUser?) async throws -> HTTPTestClient.Reply {
+                    let headers = user?.headers ?? [:]
+                    if let body = route.2 { return try await HTTPTestClient.postJSON(url(route.1), body, headers: headers) }
+                    return try await HTTPTestClient.send(route.0, url(route.1), headers: headers)
+                }
+
+                for route in routes(bobHousehold, owner: bob) {
+                    let reply = try await call(route, as: alice)
+                    #expect(reply.status == 404, "alice → \(route.0) \(route.1): \(reply.status)")
+                    #expect(reply.errorCode == "not_found", "\(route.1)")
+                }
+                for route in routes(aliceHousehold, owner: alice) {
+                    let reply = try await call(route, as: bob)
+                    #expect(reply.status == 404, "bob → \(route.0) \(route.1): \(reply.status)")
+                }
+                for route in routes(aliceHousehold, owner: alice) {
+                    let reply = try await call(route, as: alice)
+                    #expect((200..<300).contains(reply.status), "alice → own \(route.0) \(route.1): \(reply.status)")
+                }
+                for route in routes(aliceHousehold, owner: alice) {
+                    let reply = try await call(route, as: nil)
+                    #expect(reply.status == 401, "anonymous → \(route.0) \(route.1): \(reply.status)")
+                }
+                let unknown = try await HTTPTestClient.send("GET", url("v1/households/\(UUID())"), headers: alice.headers)
+                #expect(unknown.status == 404)
+                let unknownInvite = try await HTTPTestClient.send("POST", url("v1/invites/ABCDEFGHJKMN/accept"), headers: alice.headers)
+                #expect(unknownInvite.status == 404)
+
+                // Admin routes: 401 without a token, 403 for ordinary users, 200 for admins.
+                let admin = try await GatewayUser.signIn(gateway, name: adminName)
+                for path in ["v1/admin/users", "v1/admin/routes"] {
+                    #expect(try await HTTPTestClient.send("GET", url(path)).status == 401, "\(path)")
+                    let forbidden = try await HTTPTestClient.send("GET", url(path), headers: alice.headers)
+                    #expect(forbidden.status == 403, "\(path)")
+                    #expect(forbidden.errorCode == "forbidden", "\(path)")
+                    #expect(try await HTTPTestClient.send("GET", url(path), headers: admin.headers).status == 200, "\(path)")
+                }
+                let query = { (text: String) in URL(string: text, relativeTo: gateway.baseURL)! }
+                let page = try await HTTPTestClient.send("GET", query("v1/admin/users?limit=500"), headers: admin.headers)
+                let listed = (page.json["users"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? String }
+                #expect(listed.contains(alice.userId) && listed.contains(bob.userId))
+                let badLimit = try await HTTPTestClient.send("GET", query("v1/admin/users?limit=0"), headers: admin.headers)
+                #expect(badLimit.errorField == "limit")
+            }
+        }
+
+        @Test func invitesMembersProfilesAndFeedback() async throws {
+            try await ServiceProcess.with("gateway") { gateway in
+                let url = { (path: String) in gateway.baseURL.appendingPathComponent(path) }
+                let (alice, household) = try await GatewayUser.withHousehold(gateway, name: "The Adeyemis")
+
+                // Members: ages come from birthdates, worked out on the day they are read.
+                let today = CalendarDay.today
+                let birthdate = CalendarDay(year: today.year - 7, month: 1, day: 1)!.isoDate
+                let child = try await HTTPTestClient.postJSON(
+                    url("v1/households/\(household)/members"), ["name": "Tobi", "role": "child", "birthdate": birthdate], headers: alice.headers)
+                #expect(child.status == 201)
+                #expect(child.json["age"] as? Int == 7)
+                let parent = try await HTTPTestClient.postJSON(
+                    url("v1/households/\(household)/members"), ["name": "Alice", "role": "parent"], headers: alice.headers)
+                #expect(parent.status == 201)
+                let position = try #require(parent.json["position"] as? String)
+                let invalid: [([String: Any], String)] = [
+                    (["name": "X", "role": "butler"], "role"),
+                    (["name": "X", "role": "child", "birthdate": "\(today.year + 1)-01-01"], "birthdate"),
+                    (["name": "X", "role": "child", "birthdate": "01/02/2020"], "birthdate"),
+                    (["name": " ", "role": "child"], "name"),
+                    (["role": "child"], "name"),
+                    (["name": "X", "role": 3], "role"),
+                ]
+                for (body, field) in invalid {
+                    let reply = try await HTTPTestClient.postJSON(url("v1/households/\(household)/members"), body, headers: alice.headers)
+                    #expect(reply.status == 400, "\(body)")
+                    #expect(reply.errorField == field, "\(body): \(String(describing: reply.errorField))")
+                }
+                let read = try await HTTPTestClient.send("GET", url("v1/households/\(household)"), headers: alice.headers(["X-Consistency-Token": position]))
+                let members = read.json["members"] as? [[String: Any]] ?? []
+                #expect(members.map { $0["name"] as? String } == ["Tobi", "Alice"])
+                #expect(members.first?["age"] as? Int == 7)
+                #expect(members.last?["age"] == nil)
+
+                // Invites: bob leaves his own household for alice's, at once allowed in.
+                let (bob, bobHousehold) = try await GatewayUser.withHousehold(gateway, name: "Bob's")
+                let invite = try await HTTPTestClient.send("POST", url("v1/households/\(household)/invites"), headers: alice.headers)
+                #expect(invite.status == 201)
+                let code = try #require(invite.json["code"] as? String)
+                let typed = code.lowercased().prefix(4) + "-" + code.lowercased().dropFirst(4)
+                let accepted = try await HTTPTestClient.send("POST", url("v1/invites/\(typed)/accept"), headers: bob.headers)
+                #expect(accepted.status == 200, "\(String(decoding: accepted.body, as: UTF8.self))")
+                #expect(accepted.json["household_id"] as? String == household)
+                #expect(try await HTTPTestClient.send("GET", url("v1/households/\(household)"), headers: bob.headers).status == 200)
+                #expect(try await HTTPTestClient.send("GET", url("v1/households/\(bobHousehold)"), headers: bob.headers).status == 404)
+                let viaUser = try await HTTPTestClient.send("GET", url("v1/households/by_user/\(alice.userId)"), headers: bob.headers)
+                #expect(viaUser.status == 200)
+                #expect(viaUser.json["household_id"] as? String == household)
+                let carol = try await GatewayUser.signIn(gateway)
+                let reused = try await HTTPTestClient.send("POST", url("v1/invites/\(code)/accept"), headers: carol.headers)
+                #expect(reused.status == 409)
+                #expect(reused.errorCode == "invite_used")
+
+                // Profile: validated, then readable with the token the write answered.
+                let badZone = try await HTTPTestClient.postJSON(url("v1/users/upsert"), ["time_zone": "Mars/Olympus_Mons"], headers: bob.headers)
+                #expect(badZone.status == 400)
+                #expect(badZone.errorField == "time_zone")
+                let empty = try await HTTPTestClient.postJSON(url("v1/users/upsert"), ["unknown": 1], headers: bob.headers)
+                #expect(empty.status == 400)
+                let profile = try await HTTPTestClient.postJSON(
+                    url("v1/users/upsert"), ["display_name": "Bob", "locale": "en_GB", "time_zone": "Europe/London"], headers: bob.headers)
+                #expect(profile.status == 200)
+                let profilePosition = try #require(profile.json["position"] as? String)
+                let me = try await HTTPTestClient.send("GET", url("v1/me"), headers: bob.headers(["X-Consistency-Token": profilePosition]))
+                #expect(me.json["display_name"] as? String == "Bob")
+                #expect(me.json["locale"] as? String == "en-GB")
+                #expect(me.json["time_zone"] as? String == "Europe/London")
+                #expect(me.json["household_id"] as? String == household)
+
+                // Feedback lands in the feedback read model.
+                let runId = "run-\(UUID().uuidString.prefix(8))"
+                let feedback = try await HTTPTestClient.postJSON(
+                    url("v1/feedback"), ["run_id": runId, "signal": "edit", "comment": "less spicy", "payload": ["dish": "curry", "rating": 3]],
+                    headers: bob.headers)
+                #expect(feedback.status == 202)
+                let feedbackId = try #require(feedback.json["feedback_id"] as? String)
+                let badSignal = try await HTTPTestClient.postJSON(url("v1/feedback"), ["run_id": runId, "signal": "meh"], headers: bob.headers)
+                #expect(badSignal.errorField == "signal")
+                let numericRun = try await HTTPTestClient.postJSON(url("v1/feedback"), ["run_id": 42, "signal": "up"], headers: bob.headers)
+                #expect(numericRun.status == 202)
+                try await TestEnvironment.withPostgres { client in
+                    let stored = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                        let rows = try await client.query(
+                            "SELECT signal, comment, payload->>'dish', household_id::text FROM feedback WHERE feedback_id = \(UUID(uuidString: feedbackId)!)",
+                            logger: TestEnvironment.logger)
+                        for try await (signal, comment, dish, householdId) in rows.decode((String, String?, String?, String?).self) {
+                            return signal == "edit" && comment == "less spicy" && dish == "curry" && householdId == household
+                        }
+                        return false
+                    }
+                    #expect(stored)
+                }
+            }
+        }
+    }
+}
