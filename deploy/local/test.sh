@@ -10,7 +10,7 @@
 #
 # Environment: TEST_ARGS (extra arguments for swift test, e.g. "--filter Store"),
 # HEARTH_TEST_PG_PORT=55442, HEARTH_TEST_KAFKA_PORT=19092, HEARTH_SKIP_COMPOSE_CHECK=1 to skip
-# the compose check.
+# the compose check, HEARTH_TEST_DIRECT=1 to run the test bundle without SwiftPM's build lock.
 set -euo pipefail
 HEARTH_SCRIPT="test"
 # shellcheck source=deploy/local/lib.sh
@@ -20,6 +20,11 @@ cd "$HEARTH_ROOT"
 
 PG_PORT="${HEARTH_TEST_PG_PORT:-55442}"
 KAFKA_PORT="${HEARTH_TEST_KAFKA_PORT:-19092}"
+# Non-default ports get their own data directory and broker name, so two test runs on
+# different ports (say, two developers' branches) never wipe each other's database.
+PG_DATA_DIR=.run/pg-test BROKER_NAME=devbroker-test
+if [ "$PG_PORT" != 55442 ]; then PG_DATA_DIR=".run/pg-test-$PG_PORT"; fi
+if [ "$KAFKA_PORT" != 19092 ]; then BROKER_NAME="devbroker-test-$KAFKA_PORT"; fi
 started=$SECONDS
 
 summary() {  # one line that says what happened
@@ -37,11 +42,11 @@ BIN="$(swift_bin_path debug)"
 
 # --- throwaway servers ------------------------------------------------------------------------
 pg() {
-  HEARTH_PG_DATA=.run/pg-test HEARTH_PG_PORT="$PG_PORT" HEARTH_PG_FAST=1 "$HERE/postgres.sh" "$@"
+  HEARTH_PG_DATA="$PG_DATA_DIR" HEARTH_PG_PORT="$PG_PORT" HEARTH_PG_FAST=1 "$HERE/postgres.sh" "$@"
 }
 cleanup() {
   trap '' INT TERM
-  stop_pids 10 "devbroker-test:$PID_DIR/devbroker-test.pid:devbroker"
+  stop_pids 10 "$BROKER_NAME:$PID_DIR/$BROKER_NAME.pid:devbroker"
   pg stop || true
 }
 trap cleanup EXIT
@@ -49,12 +54,12 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # A previous run that was killed may have left its servers behind: stop them, then start fresh.
-stop_pids 10 "devbroker-test:$PID_DIR/devbroker-test.pid:devbroker"
+stop_pids 10 "$BROKER_NAME:$PID_DIR/$BROKER_NAME.pid:devbroker"
 pg wipe
 pg start
 
 log "starting devbroker on 127.0.0.1:$KAFKA_PORT (log $LOG_DIR/devbroker-test.log)"
-start_devbroker "$KAFKA_PORT" devbroker-test || { summary "FAILED: devbroker did not start"; exit 1; }
+start_devbroker "$KAFKA_PORT" "$BROKER_NAME" || { summary "FAILED: devbroker did not start"; exit 1; }
 
 HEARTH_DATABASE_URL="$(pg url)"
 export HEARTH_DATABASE_URL
@@ -76,8 +81,15 @@ fi
 read -r -a test_args <<<"${TEST_ARGS:-}"
 log "swift test --skip-build ${test_args[*]}"
 test_status=0
-test_log="$LOG_DIR/swift-test.log"
-swift test --skip-build "${test_args[@]}" 2>&1 | tee "$test_log" || test_status=$?
+test_log="$LOG_DIR/swift-test-$PG_PORT.log"
+if [ "${HEARTH_TEST_DIRECT:-0}" = 1 ]; then
+  # The test bundle run directly does not take SwiftPM's lock on .build, so another build can
+  # go on while these tests run. TEST_ARGS then uses the bundle's own flags (--filter X).
+  NO_COLOR=1 "$BIN/HearthPackageTests.xctest" --testing-library swift-testing "${test_args[@]}" 2>&1 \
+    | tee "$test_log" || test_status=$?
+else
+  swift test --skip-build "${test_args[@]}" 2>&1 | tee "$test_log" || test_status=$?
+fi
 # One plain closing line for any reader of this log: Swift Testing's own summary is followed by
 # XCTest's "Executed 0 tests" (Hearth has no XCTest cases), which says nothing about the run.
 passed=$(grep -E '^✔ Test ' "$test_log" | grep -vc '^✔ Test run with' || true)

@@ -169,6 +169,7 @@ extension EventCatalogue {
             AssistRunStarted.self,
             AssistRunEvent.self,
             AssistRunCompleted.self,
+            ChoreScheduled.self,
         ],
         upcasters: []
     )
