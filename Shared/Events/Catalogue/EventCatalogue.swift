@@ -170,6 +170,8 @@ extension EventCatalogue {
             AssistRunEvent.self,
             AssistRunCompleted.self,
             ChoreScheduled.self,
+            ReminderRequested.self,
+            ReminderCancelled.self,
         ],
         upcasters: []
     )
