@@ -172,6 +172,17 @@ extension EventCatalogue {
             ChoreScheduled.self,
             ReminderRequested.self,
             ReminderCancelled.self,
+            DocumentUpserted.self,
+            DocumentDeleted.self,
+            ContentEmbedded.self,
+            DeviceRegistered.self,
+            DeviceRemoved.self,
+            WebhookRegistered.self,
+            WebhookDisabled.self,
+            NotificationSettingsUpdated.self,
+            NotificationSent.self,
+            NotificationFailed.self,
+            NotificationRead.self,
         ],
         upcasters: []
     )
