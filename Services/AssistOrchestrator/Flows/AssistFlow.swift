@@ -31,7 +31,7 @@ extension FlowTools {
         let text = try await models.complete(
             .synthesis, system: Prompts.synthesisSystem, prompt: prompt, maxOutputTokens: Prompts.synthesisMaxTokens,
             temperature: Prompts.synthesisTemperature, offlineAnswer: offlineAnswer, usage: &usage,
-            onToken: { token in await emitter.streamText(token) })
+            onToken: { token in emitter.streamText(token) })
         return try safety.postcheck(text, mode: input.mode, childAges: input.prefs.kidsAges)
     }
 

@@ -1,13 +1,14 @@
 import Foundation
 import HearthEvents
 import HearthKafka
+import Synchronization
 
 /// One run's side of the stream: numbers its events (`seq` from 1), publishes them in order, and
 /// remembers the deliveries so the run ends only once Kafka holds every event.
 ///
-/// An actor because the model router reports tokens through a `@Sendable` callback and token
-/// batches are flushed by a timer. Publishing goes through a FIFO gate, so a call suspended in
-/// the producer (its local queue full) cannot be overtaken: seq order is Kafka order.
+/// An actor because events come from the run and from the token-flush timer. Publishing goes
+/// through a FIFO gate, so a call suspended in the producer (its local queue full) cannot be
+/// overtaken: seq order is Kafka order.
 actor RunEmitter {
     let runId: UUID
     private let sink: RunEventSink
@@ -17,8 +18,12 @@ actor RunEmitter {
     private let tokenWindow: Duration
     private var seq = 0
     private var pending: [KafkaPendingDelivery] = []
-    private var pendingText = ""
-    private var flushScheduled = false
+    /// Synthesis text not yet sent, and whether a flush is already on its way.
+    private let streamed = Mutex(StreamedText())
+    private struct StreamedText {
+        var text = ""
+        var flushScheduled = false
+    }
     private var backgroundFailure: (any Error)?
     private var publishing = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
@@ -58,12 +63,18 @@ actor RunEmitter {
         try await gated { try await enqueueStreamEvent(event, data, elapsedMs: elapsedMs) }
     }
 
-    /// Synthesis text as the model streams it; sent within `tokenWindow`.
-    func streamText(_ text: String) {
+    /// Synthesis text as the model streams it; sent within `tokenWindow`. Not isolated: a
+    /// provider may hand over an answer word by word in a tight loop, and an actor hop per word
+    /// would cost more than the words.
+    nonisolated func streamText(_ text: String) {
         guard !text.isEmpty else { return }
-        pendingText += text
-        guard !flushScheduled else { return }
-        flushScheduled = true
+        let scheduleFlush = streamed.withLock { buffer -> Bool in
+            buffer.text += text
+            guard !buffer.flushScheduled else { return false }
+            buffer.flushScheduled = true
+            return true
+        }
+        guard scheduleFlush else { return }
         let window = tokenWindow
         Task { [weak self] in
             try? await Task.sleep(for: window)
@@ -72,6 +83,7 @@ actor RunEmitter {
     }
 
     var emittedCount: Int { seq }
+
 
     /// Waits until Kafka acknowledged every event of the run; throws the first failure.
     func flush() async throws {
@@ -93,19 +105,16 @@ actor RunEmitter {
     }
 
     private func drainText() async throws {
-        flushScheduled = false
-        guard !pendingText.isEmpty else { return }
-        let text = pendingText
-        pendingText = ""
+        let text = streamed.withLock { buffer in
+            defer { buffer = StreamedText() }
+            return buffer.text
+        }
+        guard !text.isEmpty else { return }
         try await gated { try await enqueueStreamEvent(.token, .string(text), elapsedMs: nil) }
     }
 
-    var timeline: [String] = []
-
     private func enqueueStreamEvent(_ event: RunStreamEvent, _ data: JSONValue, elapsedMs: Int?) async throws {
-        let t0 = ContinuousClock.now - started
         seq += 1
-        defer { timeline.append("\(event.rawValue)@\(t0.components.attoseconds / 10_000_000_000_000)/\((ContinuousClock.now - started).components.attoseconds / 10_000_000_000_000)") }
         try await enqueue(AssistRunEvent(runId: runId, seq: seq, event: event.rawValue, data: data, elapsedMs: elapsedMs))
     }
 

@@ -41,8 +41,7 @@ enum AssistMode: String, Sendable, CaseIterable {
 extension JSONValue {
     /// Any `Encodable` as a JSON tree, for the `data` of stream events.
     init(encoding value: some Encodable) throws {
-        let data = try JSONEncoder().encode(value)
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
+        self = try JSONValueEncoder().encode(value)
     }
 
     static func int(_ value: Int) -> JSONValue { .number(Double(value)) }

@@ -6,8 +6,8 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// One event of a run as the gateway streams it: `data` is already JSON text (sorted keys, the
-/// same text the `assist_run_events` read model stores, so live and replayed streams match).
+/// One event of a run as the gateway streams it: `data` is JSON text, exactly as the orchestrator
+/// wrote it (and as the `assist_run_events` read model stores it, so live and replayed streams match).
 struct RunStreamEventText: Sendable, Equatable {
     var seq: Int
     var event: String
@@ -80,10 +80,9 @@ final class RunEventHub: Service, Sendable {
                 try await withGracefulShutdownHandler {
                     var iterator = reader.makeAsyncIterator()
                     state.withLock { $0.following = true }
-                    let dispatcher = RunEventDispatcher()
                     while let message = try await iterator.next() {
                         next[message.topicPartition] = message.offset + 1
-                        dispatch(message, with: dispatcher)
+                        dispatch(message)
                     }
                 } onGracefulShutdown: {
                     reader.cancel()
@@ -115,12 +114,12 @@ final class RunEventHub: Service, Sendable {
         return nil
     }
 
-    private func dispatch(_ message: KafkaMessage, with dispatcher: RunEventDispatcher) {
+    private func dispatch(_ message: KafkaMessage) {
         guard let keyBytes = message.key else { return }
         let key = String(decoding: keyBytes, as: UTF8.self)
         let waiting = state.withLock { state in state.subscribers[key].map { Array($0.values) } }
         guard let waiting, !waiting.isEmpty else { return }
-        guard let event = dispatcher.decode(message) else { return }
+        guard let event = RunEventDispatcher.decode(message) else { return }
         for continuation in waiting { continuation.yield(.event(event)) }
     }
 
@@ -134,24 +133,15 @@ final class RunEventHub: Service, Sendable {
     }
 }
 
-/// Decodes `assist.run_event` messages into stream text. Used by the follower's one task only,
-/// which is what lets it keep a JSON decoder and encoder.
-private final class RunEventDispatcher {
-    private let decoder = JSONDecoder.hearth()
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    func decode(_ message: KafkaMessage) -> RunStreamEventText? {
+/// Turns `assist.run_event` messages into stream text, reading the envelope's JSON without
+/// decoding the event's data (a whole plan, passed on as the orchestrator wrote it).
+private enum RunEventDispatcher {
+    static func decode(_ message: KafkaMessage) -> RunStreamEventText? {
         // Other event types of the topic (run started/completed) are for the read models.
         guard let hint = EventHeaders.typeHint(of: message), hint.type == AssistRunEvent.eventType, hint.version == AssistRunEvent.version,
-              let envelope = try? decoder.decode(Envelope<AssistRunEvent>.self, from: Data(message.value)),
-              let data = try? encoder.encode(envelope.data.data)
+              let event = AssistRunEventText(envelope: message.value)
         else { return nil }
-        let payload = envelope.data
-        return RunStreamEventText(seq: payload.seq, event: payload.event, data: String(decoding: data, as: UTF8.self), elapsedMs: payload.elapsedMs)
+        return RunStreamEventText(seq: event.seq, event: event.event, data: event.data, elapsedMs: event.elapsedMs)
     }
 }
 

@@ -12,8 +12,6 @@ enum RunStreamFormat: Sendable {
     case serverSentEvents
     case ndjson
 
-    static let heartbeatInterval = Duration.seconds(15)
-
     init(accept: String?) {
         let accepted = (accept ?? "").lowercased()
         self = accepted.contains("application/x-ndjson") && !accepted.contains("text/event-stream") ? .ndjson : .serverSentEvents

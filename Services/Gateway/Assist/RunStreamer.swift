@@ -12,6 +12,8 @@ struct RunStreamer: Sendable {
     let runs: RunReadModel
     /// A stream with no event for this long ends (the client can resume with `Last-Event-ID`).
     let idleTimeout: Duration
+    /// How often an idle SSE stream gets a `: heartbeat` comment.
+    let heartbeatInterval: Duration
     let logger: Logger
 
     /// How long a gap may take to appear in the read model before it is given up on.
@@ -32,9 +34,10 @@ struct RunStreamer: Sendable {
         }
         guard let subscription else { return }
 
+        let interval = heartbeatInterval
         let ticker = Task {
             while !Task.isCancelled {
-                try await Task.sleep(for: RunStreamFormat.heartbeatInterval)
+                try await Task.sleep(for: interval)
                 subscription.continuation.yield(.heartbeat)
             }
         }

@@ -217,3 +217,85 @@ public struct AssistRunCompleted: EventPayload {
         self.attempts = attempts
     }
 }
+
+/// An `assist.run_event` read straight from its envelope's JSON text, `data` kept as the exact
+/// text the orchestrator wrote: what the gateway streams and the replay table stores, byte for
+/// byte the same, without decoding (and re-encoding) a large plan on every hop.
+public struct AssistRunEventText: Sendable, Equatable {
+    public var runId: String
+    public var seq: Int
+    public var event: String
+    /// JSON text of the event's data.
+    public var data: String
+    public var elapsedMs: Int?
+
+    public init(runId: String, seq: Int, event: String, data: String, elapsedMs: Int?) {
+        self.runId = runId
+        self.seq = seq
+        self.event = event
+        self.data = data
+        self.elapsedMs = elapsedMs
+    }
+
+    /// Reads an `assist.run_event` v1 envelope. Nil when the text is not one.
+    public init?(envelope bytes: [UInt8]) {
+        guard let payload = RawJSON.range(at: ["data"], of: bytes),
+              let fields = RawJSON.fields(["run_id", "seq", "event", "data", "elapsed_ms"], inObjectAt: payload.lowerBound, of: bytes),
+              let runRange = fields["run_id"], let seqRange = fields["seq"], let eventRange = fields["event"], let dataRange = fields["data"],
+              let runId = Self.string(bytes[runRange]), let event = Self.string(bytes[eventRange]),
+              let seq = Int(String(decoding: bytes[seqRange], as: UTF8.self))
+        else { return nil }
+        var elapsed: Int?
+        if let range = fields["elapsed_ms"] {
+            let text = String(decoding: bytes[range], as: UTF8.self)
+            if text != "null" {
+                guard let value = Int(text) else { return nil }
+                elapsed = value
+            }
+        }
+        self.init(runId: runId, seq: seq, event: event, data: String(decoding: bytes[dataRange], as: UTF8.self), elapsedMs: elapsed)
+    }
+
+    /// A JSON string literal's content; escapes (never in ids or event names) are decoded properly.
+    private static func string(_ literal: ArraySlice<UInt8>) -> String? {
+        guard literal.count >= 2, literal.first == UInt8(ascii: "\""), literal.last == UInt8(ascii: "\"") else { return nil }
+        let inner = literal.dropFirst().dropLast()
+        if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
+        return try? JSONDecoder().decode(String.self, from: Data(literal))
+    }
+}
+
+extension Envelope where Payload == AssistRunEvent {
+    /// The envelope as JSON text, written by hand: the same document `EventCatalogue.encode`
+    /// produces (same keys, same values), several times faster for the large `final` plans a run
+    /// publishes on its critical path. Covered by a test that decodes both and compares.
+    public func jsonBytes() throws -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(512)
+        var first = true
+        func key(_ name: String) {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            JSONText.appendString(name, to: &out)
+            out.append(UInt8(ascii: ":"))
+        }
+        out.append(UInt8(ascii: "{"))
+        key("id"); JSONText.appendString(metadata.id.uuidString, to: &out)
+        key("type"); JSONText.appendString(metadata.type, to: &out)
+        key("version"); JSONText.appendInteger(metadata.version, to: &out)
+        key("key"); JSONText.appendString(metadata.key, to: &out)
+        key("occurred_at"); JSONText.appendString(Timestamp.format(metadata.occurredAt), to: &out)
+        key("correlation_id"); JSONText.appendString(metadata.correlationId, to: &out)
+        if let causation = metadata.causationId { key("causation_id"); JSONText.appendString(causation, to: &out) }
+        key("source"); JSONText.appendString(metadata.source, to: &out)
+        key("data")
+        out.append(UInt8(ascii: "{"))
+        JSONText.appendString("run_id", to: &out); out.append(UInt8(ascii: ":")); JSONText.appendString(data.runId.uuidString, to: &out)
+        out.append(contentsOf: #","seq":"#.utf8); JSONText.appendInteger(data.seq, to: &out)
+        out.append(contentsOf: #","event":"#.utf8); JSONText.appendString(data.event, to: &out)
+        out.append(contentsOf: #","data":"#.utf8); try data.data.write(to: &out)
+        if let elapsed = data.elapsedMs { out.append(contentsOf: #","elapsed_ms":"#.utf8); JSONText.appendInteger(elapsed, to: &out) }
+        out.append(contentsOf: "}}".utf8)
+        return out
+    }
+}

@@ -14,6 +14,9 @@ public struct AssistRunsProjection: Projection {
     public let name = "assist_runs"
     public let topics: [Topic] = [.assistEvents]
     public let tables = ["agent_runs", "run_metrics", "assist_run_events"]
+    /// Stream events are read from their JSON text: their `data` (a whole plan, for `final`) is
+    /// stored as it arrived, so decoding it into a tree would be wasted.
+    public var rawPayloadTypes: [String: Int] { [AssistRunEvent.eventType: AssistRunEvent.version] }
 
     /// The stream events that end a run; exactly one per run, before `done`.
     public static let terminalEvents: Set<String> = ["final", "refusal", "quota_exceeded", "error"]
@@ -29,9 +32,7 @@ public struct AssistRunsProjection: Projection {
 
     public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
         let encoder = JSONEncoder()
-        // Sorted keys: JSONValue objects are dictionaries, and the live stream encodes them the
-        // same way, so a replay sends the very text the live stream sent.
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys]
 
         var started: [(AssistRunStarted, Date)] = []
         var streamRows = StreamRows()
@@ -44,19 +45,36 @@ public struct AssistRunsProjection: Projection {
         }
 
         for event in events {
+            // A stream event's `data` is stored as the JSON text it arrived as (what the gateway
+            // streams live), not re-encoded from the decoded tree: replays match byte for byte.
+            if event.metadata.type == AssistRunEvent.eventType {
+                let text: AssistRunEventText
+                if let payload = event.payload as? AssistRunEvent {
+                    // Upcast from an older version (another layout): its text is rebuilt.
+                    text = AssistRunEventText(
+                        runId: payload.runId.uuidString, seq: payload.seq, event: payload.event,
+                        data: String(decoding: try encoder.encode(payload.data), as: UTF8.self), elapsedMs: payload.elapsedMs)
+                } else if let raw = AssistRunEventText(envelope: event.value) {
+                    text = raw
+                } else {
+                    throw InvalidEvent(reason: "not a readable assist.run_event", position: event.position)
+                }
+                guard let runId = UUID(uuidString: text.runId) else {
+                    throw InvalidEvent(reason: "run_id \(text.runId) is not a UUID", position: event.position)
+                }
+                guard text.seq > 0, Int32(exactly: text.seq) != nil else {
+                    throw InvalidEvent(reason: "seq \(text.seq) is out of range", position: event.position)
+                }
+                streamRows.append(runId: runId, text, at: event.metadata.occurredAt)
+                touch(runId) { update in
+                    update.lastSeq = max(update.lastSeq, text.seq)
+                    if Self.terminalEvents.contains(text.event) { update.terminal = (text.event, text.data) }
+                }
+                continue
+            }
             switch event.payload {
             case let payload as AssistRunStarted:
                 started.append((payload, event.metadata.occurredAt))
-            case let payload as AssistRunEvent:
-                guard payload.seq > 0, Int32(exactly: payload.seq) != nil else {
-                    throw InvalidEvent(reason: "seq \(payload.seq) is out of range", position: event.position)
-                }
-                let data = String(decoding: try encoder.encode(payload.data), as: UTF8.self)
-                streamRows.append(payload, data: data, at: event.metadata.occurredAt)
-                touch(payload.runId) { update in
-                    update.lastSeq = max(update.lastSeq, payload.seq)
-                    if Self.terminalEvents.contains(payload.event) { update.terminal = (payload.event, data) }
-                }
             case let payload as AssistRunCompleted:
                 for (index, attempt) in payload.attempts.enumerated() {
                     metricRows.append(run: payload.runId, attempt: index + 1, attempt, at: event.metadata.occurredAt)
@@ -150,11 +168,11 @@ private struct StreamRows {
     var runs: [UUID] = [], seqs: [Int32] = [], events: [String] = [], data: [String] = []
     var elapsed: [Int32] = [], hasElapsed: [Bool] = [], times: [String] = []
 
-    mutating func append(_ event: AssistRunEvent, data text: String, at: Date) {
-        runs.append(event.runId)
+    mutating func append(runId: UUID, _ event: AssistRunEventText, at: Date) {
+        runs.append(runId)
         seqs.append(Int32(event.seq))
         events.append(event.event)
-        data.append(text)
+        data.append(event.data)
         elapsed.append(Int32(clamping: event.elapsedMs ?? 0))
         hasElapsed.append(event.elapsedMs != nil)
         times.append(Timestamp.format(at))

@@ -9,6 +9,7 @@ struct ProjectedEventDecoder: Sendable {
     let catalogue: EventCatalogue
     let projection: String
     let decodesPayloads: Bool
+    let rawPayloadTypes: [String: Int]
     let logger: Logger
     private let decoder = JSONDecoder.hearth()
 
@@ -16,12 +17,14 @@ struct ProjectedEventDecoder: Sendable {
         self.catalogue = catalogue
         self.projection = projection.name
         self.decodesPayloads = projection.decodesPayloads
+        self.rawPayloadTypes = projection.rawPayloadTypes
         self.logger = logger
     }
 
     func decode(position: EventPosition, value: [UInt8], hint: (type: String, version: Int)?) throws -> ProjectedEvent? {
         let data = Data(value)
-        guard decodesPayloads else {
+        let readRaw = hint.map { rawPayloadTypes[$0.type] == $0.version } ?? false
+        guard decodesPayloads, !readRaw else {
             do {
                 let metadata = try decoder.decode(EventMetadata.self, from: data)
                 return ProjectedEvent(position: position, metadata: metadata, payload: nil, value: value)

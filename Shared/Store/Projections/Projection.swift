@@ -30,6 +30,10 @@ public protocol Projection: Sendable {
     /// False for projections that only need metadata and raw bytes (the event archive): events of
     /// types this binary does not know are then kept, not skipped.
     var decodesPayloads: Bool { get }
+    /// Event types (at exactly this version) the projection reads from `value` itself: they
+    /// arrive with a nil `payload`, sparing a decode it would not use (a large nested document
+    /// it stores as text). Other versions of the type are decoded (and upcast) as usual.
+    var rawPayloadTypes: [String: Int] { get }
 
     /// Applies events in Kafka order per partition. Called with a connection inside an open transaction.
     func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws
@@ -37,5 +41,6 @@ public protocol Projection: Sendable {
 
 extension Projection {
     public var decodesPayloads: Bool { true }
+    public var rawPayloadTypes: [String: Int] { [:] }
     public var consumerGroup: String { "hearth.projection.\(name)" }
 }
