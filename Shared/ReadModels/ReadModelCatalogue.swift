@@ -17,7 +17,8 @@ public enum ReadModelCatalogue {
         switch owner {
         case .gateway: [HouseholdsProjection(), EventLogProjection(), UsersProjection(), HouseholdMembersProjection(), FeedbackProjection()]
         case .assistOrchestrator: [AssistRunsProjection()]
-        case .embeddingWorker, .profileExtractor, .calendarSync, .notifier: []
+        case .notifier: [RemindersProjection(), NotificationTargetsProjection(), NotificationInboxProjection()]
+        case .embeddingWorker, .profileExtractor, .calendarSync: []
         }
     }
 

@@ -1,0 +1,84 @@
+import Foundation
+import HearthEvents
+import HearthStore
+import Logging
+import PostgresNIO
+
+/// `notification_devices`, `notification_webhooks` and `notification_settings`: where and when a
+/// user's notifications may go. From the notifications topic (device, webhook and settings
+/// events) and the users topic (the profile's time zone).
+public struct NotificationTargetsProjection: Projection {
+    public let name = "notification_targets"
+    public let topics: [Topic] = [.notifications, .users]
+    public let tables = ["notification_devices", "notification_webhooks", "notification_settings"]
+
+    public init() {}
+
+    public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        for event in events {
+            let occurredAt = event.metadata.occurredAt
+            switch event.payload {
+            case let device as DeviceRegistered:
+                // A token belongs to one installation: registering it moves it to this user.
+                try await connection.query(
+                    """
+                    INSERT INTO notification_devices (token, user_id, platform, environment, active, removed_reason, updated_at)
+                    VALUES (\(device.token), \(device.userId), \(device.platform), \(device.environment), true, NULL, \(occurredAt))
+                    ON CONFLICT (token) DO UPDATE SET
+                        user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, environment = EXCLUDED.environment,
+                        active = true, removed_reason = NULL, updated_at = EXCLUDED.updated_at
+                    """, logger: logger)
+            case let removed as DeviceRemoved:
+                try await connection.query(
+                    """
+                    UPDATE notification_devices SET active = false, removed_reason = \(removed.reason), updated_at = \(occurredAt)
+                    WHERE token = \(removed.token) AND user_id = \(removed.userId)
+                    """, logger: logger)
+            case let webhook as WebhookRegistered:
+                try await connection.query(
+                    """
+                    INSERT INTO notification_webhooks (webhook_id, user_id, url, secret, events, active, updated_at)
+                    VALUES (\(webhook.webhookId), \(webhook.userId), \(webhook.url), \(webhook.secret), \(webhook.events), true, \(occurredAt))
+                    ON CONFLICT (webhook_id) DO UPDATE SET
+                        url = EXCLUDED.url, secret = EXCLUDED.secret, events = EXCLUDED.events, active = true,
+                        updated_at = EXCLUDED.updated_at
+                    WHERE notification_webhooks.user_id = EXCLUDED.user_id
+                    """, logger: logger)
+            case let disabled as WebhookDisabled:
+                try await connection.query(
+                    """
+                    UPDATE notification_webhooks SET active = false, updated_at = \(occurredAt)
+                    WHERE webhook_id = \(disabled.webhookId) AND user_id = \(disabled.userId)
+                    """, logger: logger)
+            case let settings as NotificationSettingsUpdated:
+                // Present fields replace, absent ones stay; an empty quiet-hours time clears both.
+                let clearsQuiet = settings.quietHoursStart == "" || settings.quietHoursEnd == ""
+                try await connection.query(
+                    """
+                    INSERT INTO notification_settings (user_id, time_zone, quiet_hours_start, quiet_hours_end, channels, updated_at)
+                    VALUES (\(settings.userId), \(settings.timeZone), \(clearsQuiet ? nil : settings.quietHoursStart),
+                            \(clearsQuiet ? nil : settings.quietHoursEnd), \(settings.channels), \(occurredAt))
+                    ON CONFLICT (user_id) DO UPDATE SET
+                        time_zone = COALESCE(EXCLUDED.time_zone, notification_settings.time_zone),
+                        quiet_hours_start = CASE WHEN \(clearsQuiet) THEN NULL
+                            ELSE COALESCE(EXCLUDED.quiet_hours_start, notification_settings.quiet_hours_start) END,
+                        quiet_hours_end = CASE WHEN \(clearsQuiet) THEN NULL
+                            ELSE COALESCE(EXCLUDED.quiet_hours_end, notification_settings.quiet_hours_end) END,
+                        channels = COALESCE(EXCLUDED.channels, notification_settings.channels),
+                        updated_at = EXCLUDED.updated_at
+                    """, logger: logger)
+            case let profile as UserProfileUpdated:
+                guard let zone = profile.timeZone else { continue }
+                try await connection.query(
+                    """
+                    INSERT INTO notification_settings (user_id, profile_time_zone, updated_at)
+                    VALUES (\(profile.userId), \(zone), \(occurredAt))
+                    ON CONFLICT (user_id) DO UPDATE SET
+                        profile_time_zone = EXCLUDED.profile_time_zone, updated_at = EXCLUDED.updated_at
+                    """, logger: logger)
+            default:
+                continue
+            }
+        }
+    }
+}

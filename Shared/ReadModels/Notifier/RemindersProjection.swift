@@ -1,0 +1,90 @@
+import Foundation
+import HearthDomain
+import HearthEvents
+import HearthStore
+import Logging
+import PostgresNIO
+
+/// `reminders`, from `reminder.requested` / `reminder.cancelled` (reminders topic) and
+/// `chore.scheduled` (chores topic). One row per reminder id; a chore occurrence's reminder has
+/// the occurrence's id, so a rescheduled occurrence moves its reminder instead of adding one.
+///
+/// The dispatcher reads this table and keeps its own state beside it (`reminder_dispatch`): a
+/// new `due_at` here is a new generation it delivers again.
+public struct RemindersProjection: Projection {
+    public let name = "reminders"
+    public let topics: [Topic] = [.reminders, .chores]
+    public let tables = ["reminders"]
+
+    public init() {}
+
+    public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        for event in events {
+            let occurredAt = event.metadata.occurredAt
+            let eventId = event.metadata.id
+            switch event.payload {
+            case let requested as ReminderRequested:
+                try await connection.query(
+                    """
+                    INSERT INTO reminders (reminder_id, user_id, household_id, member_id, title, body, due_at, urgent, channels,
+                                           source, status, updated_at, last_event_id)
+                    VALUES (\(requested.reminderId), \(requested.userId), \(requested.householdId), \(requested.memberId),
+                            \(requested.title), \(requested.body), \(requested.dueAt), \(requested.urgent), \(requested.channels),
+                            \(requested.source), 'pending', \(occurredAt), \(eventId))
+                    ON CONFLICT (reminder_id) DO UPDATE SET
+                        title = EXCLUDED.title, body = EXCLUDED.body, due_at = EXCLUDED.due_at, urgent = EXCLUDED.urgent,
+                        channels = EXCLUDED.channels, member_id = EXCLUDED.member_id, household_id = EXCLUDED.household_id,
+                        status = 'pending', updated_at = EXCLUDED.updated_at, last_event_id = EXCLUDED.last_event_id
+                    WHERE reminders.user_id = EXCLUDED.user_id
+                    """, logger: logger)
+            case let cancelled as ReminderCancelled:
+                // Only the reminder's own user can cancel it: a cancel naming someone else is a no-op.
+                try await connection.query(
+                    """
+                    UPDATE reminders SET status = 'cancelled', updated_at = \(occurredAt), last_event_id = \(eventId)
+                    WHERE reminder_id = \(cancelled.reminderId) AND user_id = \(cancelled.userId)
+                    """, logger: logger)
+            case let chore as ChoreScheduled:
+                try await applyChore(chore, occurredAt: occurredAt, eventId: eventId, on: connection, logger: logger)
+            default:
+                continue
+            }
+        }
+    }
+
+    /// The occurrence's local `at`, read in the event's zone, else the zone the notifier knows
+    /// for the user at this point of the stream, else UTC.
+    private func applyChore(
+        _ chore: ChoreScheduled, occurredAt: Date, eventId: UUID, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        var zoneSetting: String?
+        var profileZone: String?
+        if chore.timeZone == nil {
+            let rows = try await connection.query(
+                "SELECT time_zone, profile_time_zone FROM notification_settings WHERE user_id = \(chore.userId)", logger: logger)
+            for try await (setting, profile) in rows.decode((String?, String?).self) {
+                zoneSetting = setting
+                profileZone = profile
+            }
+        }
+        let zone = DeliveryTiming.zone(setting: chore.timeZone ?? zoneSetting, profile: profileZone)
+        guard let dueAt = LocalDateTime.instant(chore.at, in: zone) else {
+            logger.warning("chore.scheduled with an unreadable time, no reminder", metadata: [
+                "occurrence_id": "\(chore.occurrenceId)", "at": "\(chore.at)",
+            ])
+            return
+        }
+        let title = chore.chore
+        let body = "\(chore.assignee): \(chore.chore) (\(chore.minutes) min)"
+        try await connection.query(
+            """
+            INSERT INTO reminders (reminder_id, user_id, household_id, member_id, title, body, due_at, urgent, channels,
+                                   source, status, updated_at, last_event_id)
+            VALUES (\(chore.occurrenceId), \(chore.userId), \(chore.householdId), NULL, \(title), \(body), \(dueAt), false, NULL,
+                    'chore', 'pending', \(occurredAt), \(eventId))
+            ON CONFLICT (reminder_id) DO UPDATE SET
+                title = EXCLUDED.title, body = EXCLUDED.body, due_at = EXCLUDED.due_at, household_id = EXCLUDED.household_id,
+                status = 'pending', updated_at = EXCLUDED.updated_at, last_event_id = EXCLUDED.last_event_id
+            """, logger: logger)
+    }
+}
