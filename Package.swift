@@ -31,6 +31,10 @@ let package = Package(
         // Already in the graph through jwt-kit; named here because the gateway generates its dev
         // signing key and hashes key ids with it directly.
         .package(url: "https://github.com/apple/swift-crypto.git", "4.1.0"..<"6.0.0"),
+        // Already in the graph through async-http-client; named for the notifier's APNs trust
+        // roots and the tests' HTTP/2 TLS fake APNs server.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
     ],
     targets: [
         // MARK: Shared libraries
@@ -84,8 +88,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "HearthKnowledge",
+            dependencies: [
+                "HearthEvents", "HearthContent", "HearthDomain", "HearthEmbeddings",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            path: "Shared/Knowledge",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "HearthReadModels",
-            dependencies: ["HearthStore", "HearthEvents", "HearthDomain"],
+            dependencies: ["HearthStore", "HearthEvents", "HearthDomain", "HearthKnowledge"],
             path: "Shared/ReadModels",
             resources: [.copy("Migrations")],
             swiftSettings: swiftSettings
@@ -131,11 +149,42 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "HearthNotifications",
+            dependencies: [
+                "HearthEvents",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Shared/Notifications",
+            swiftSettings: swiftSettings
+        ),
+
+        // Google OAuth and the encrypted credential store, shared by the gateway (connect) and
+        // calendar-sync (refresh and mirror).
+        .target(
+            name: "HearthGoogle",
+            dependencies: [
+                "HearthEvents",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Shared/Google",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Executables
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "HearthRuntime", "HearthDomain", "HearthAssist",
+                "HearthRuntime", "HearthDomain", "HearthAssist", "HearthKnowledge", "HearthGoogle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -147,10 +196,31 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "AssistOrchestrator", dependencies: ["HearthRuntime", "HearthAssist", "HearthDomain"], path: "Services/AssistOrchestrator", swiftSettings: swiftSettings),
-        .executableTarget(name: "EmbeddingWorker", dependencies: ["HearthRuntime"], path: "Services/EmbeddingWorker", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "EmbeddingWorker",
+            dependencies: [
+                "HearthRuntime", "HearthKnowledge", "HearthReadModels",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/EmbeddingWorker",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(name: "ProfileExtractor", dependencies: ["HearthRuntime"], path: "Services/ProfileExtractor", swiftSettings: swiftSettings),
-        .executableTarget(name: "CalendarSync", dependencies: ["HearthRuntime"], path: "Services/CalendarSync", swiftSettings: swiftSettings),
-        .executableTarget(name: "Notifier", dependencies: ["HearthRuntime"], path: "Services/Notifier", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "CalendarSync",
+            dependencies: [
+                "HearthRuntime", "HearthDomain", "HearthGoogle", "HearthReadModels",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            path: "Services/CalendarSync",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "Notifier", dependencies: ["HearthRuntime", "HearthDomain", "HearthNotifications"], path: "Services/Notifier", swiftSettings: swiftSettings),
         .executableTarget(
             name: "DevBroker",
             dependencies: [
@@ -164,7 +234,7 @@ let package = Package(
         .executableTarget(
             name: "HearthCtl",
             dependencies: [
-                "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthReadModels", "HearthEmbeddings",
+                "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthReadModels", "HearthEmbeddings", "HearthKnowledge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/HearthCtl",
@@ -174,7 +244,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "HearthUnitTests",
-            dependencies: ["HearthEvents", "HearthDomain", "HearthContent", "HearthStore", "HearthKafka", "HearthReadModels", "HearthAssist"],
+            dependencies: ["HearthEvents", "HearthDomain", "HearthContent", "HearthStore", "HearthKafka", "HearthReadModels", "HearthAssist", "HearthKnowledge", "HearthNotifications"],
             path: "Tests/HearthUnitTests",
             swiftSettings: swiftSettings
         ),
@@ -188,11 +258,21 @@ let package = Package(
         .testTarget(
             name: "HearthIntegrationTests",
             dependencies: [
-                "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthReadModels", "HearthDomain", "HearthAssist",
+                "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthReadModels", "HearthDomain", "HearthAssist", "HearthKnowledge",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
+                // The notifier tests' fake APNs: an HTTP/2 server over TLS.
+                "HearthNotifications",
+                // The calendar tests' fake Google token and Calendar endpoints.
+                "HearthGoogle",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
             ],
             path: "Tests/HearthIntegrationTests",
             swiftSettings: swiftSettings

@@ -1,6 +1,22 @@
+import Foundation
+import HearthKnowledge
+import HearthReadModels
 import HearthRuntime
 
-// The embedding-worker's own projections and work arrive with its issue; until then it runs the shared
-// backbone (migrations, producer, health, readiness and metrics) so the stack starts whole.
-let host = ServiceHost.bootstrap(service: "embedding-worker", defaultPort: 8082, owner: .embeddingWorker)
-try await host.run()
+// Chunks and embeds the `content` topic into `document_chunks`. The embedder is read from the
+// configuration up front (a bad one stops the start-up) but loads its model on the first
+// document, so an idle worker stays small.
+let provider: any EmbeddingProvider
+do {
+    provider = try EmbeddingSettings.provider()
+} catch {
+    FileHandle.standardError.write(Data("embedding-worker: cannot start: \(error)\n".utf8))
+    exit(78)  // EX_CONFIG
+}
+let announcer = ContentEmbeddedAnnouncer()
+let host = ServiceHost.bootstrap(service: "embedding-worker", defaultPort: 8082, owner: .embeddingWorker) {
+    [DocumentChunksProjection(provider: provider, announcer: announcer)]
+}
+announcer.attach(host.publisher)
+let sweep = StaleEmbeddingSweep(writer: DocumentChunkWriter(provider: provider), client: host.postgres, logger: host.logger)
+try await host.run(extraServices: [sweep])

@@ -1,4 +1,5 @@
 import Foundation
+import HearthKnowledge
 import HearthStore
 
 /// Which executable owns which read models: their migrations (`Migrations/<owner>/NNNN_*.sql`) and
@@ -15,11 +16,20 @@ public enum ReadModelCatalogue {
 
     public static func projections(of owner: Owner) -> [any Projection] {
         switch owner {
-        case .gateway: [HouseholdsProjection(), EventLogProjection(), UsersProjection(), HouseholdMembersProjection(), FeedbackProjection()]
+        case .gateway: [HouseholdsProjection(), EventLogProjection(), UsersProjection(), HouseholdMembersProjection(), FeedbackProjection(),
+                       CalendarEntriesProjection(), CalendarFeedsProjection()]
         case .assistOrchestrator: [AssistRunsProjection()]
         case .notifier: [RemindersProjection(), NotificationTargetsProjection(), NotificationInboxProjection()]
-        case .embeddingWorker, .profileExtractor, .calendarSync: []
+        case .embeddingWorker: [DocumentChunksProjection(provider: activeEmbeddingProvider)]
+        case .profileExtractor, .calendarSync: []
         }
+    }
+
+    /// The embedder the configuration names (`HEARTH_EMBEDDING_PROVIDER`); MiniLM when the
+    /// configuration is unusable here, so that listing projections never fails. The embedding-worker
+    /// builds its own projection and refuses to start on a bad configuration.
+    static var activeEmbeddingProvider: any EmbeddingProvider {
+        (try? EmbeddingSettings.provider()) ?? MiniLMEmbeddingProvider()
     }
 
     public static var allProjections: [any Projection] { Owner.allCases.flatMap(projections(of:)) }

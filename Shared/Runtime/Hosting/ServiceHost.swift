@@ -25,12 +25,16 @@ public struct ServiceHost: Sendable {
 
     /// Reads settings, sets up logging and metrics, and builds the clients. Exits with a clear
     /// message when the configuration is unusable.
-    public static func bootstrap(service: String, defaultPort: Int, owner: ReadModelCatalogue.Owner) -> ServiceHost {
+    /// `projections` replaces the owner's catalogue projections (for ones built with the
+    /// executable's own collaborators, such as the embedding-worker's announcer).
+    public static func bootstrap(
+        service: String, defaultPort: Int, owner: ReadModelCatalogue.Owner, projections: (() throws -> [any Projection])? = nil
+    ) -> ServiceHost {
         do {
             let settings = try ServiceSettings.load(service: service, defaultPort: defaultPort)
             LoggingSetup.bootstrap(service: service, level: settings.logLevel, format: settings.logFormat)
             MetricsSetup.bootstrap()
-            return try ServiceHost(settings: settings, owner: owner)
+            return try ServiceHost(settings: settings, owner: owner, projections: projections?())
         } catch {
             FileHandle.standardError.write(Data("\(service): cannot start: \(error)\n".utf8))
             exit(78)  // EX_CONFIG

@@ -1,0 +1,32 @@
+import Foundation
+import HearthEmbeddings
+import Synchronization
+
+/// all-MiniLM-L6-v2 on this machine. The weights (~90 MB) are read on the first `embed`, not at
+/// start-up, so a process that never embeds (an idle gateway) stays small.
+public final class MiniLMEmbeddingProvider: EmbeddingProvider {
+    public let model = EmbeddingModel(name: MiniLMEmbedder.modelName, dimension: MiniLMEmbedder.dimension)
+    private let modelDirectory: URL?
+    private let loaded = Mutex<MiniLMEmbedder?>(nil)
+
+    /// `modelDirectory` nil: found by `MiniLMEmbedder.locateModelDirectory()` when first needed.
+    public init(modelDirectory: URL? = nil) {
+        self.modelDirectory = modelDirectory
+    }
+
+    public var isLoaded: Bool { loaded.withLock { $0 != nil } }
+
+    func embedder() throws -> MiniLMEmbedder {
+        try loaded.withLock { embedder in
+            if let embedder { return embedder }
+            let created = try modelDirectory.map(MiniLMEmbedder.init(modelDirectory:)) ?? MiniLMEmbedder()
+            embedder = created
+            return created
+        }
+    }
+
+    public func embed(_ texts: [String]) async throws -> [[Float]] {
+        guard !texts.isEmpty else { return [] }
+        return try embedder().embed(batch: texts)
+    }
+}
