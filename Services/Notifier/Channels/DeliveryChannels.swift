@@ -1,0 +1,134 @@
+import Foundation
+import HearthNotifications
+import Logging
+
+/// One place a reminder goes: a device, a webhook, or the user's inbox.
+enum DeliveryTarget: Sendable {
+    case device(UserDeliveryContext.Device)
+    case webhook(UserDeliveryContext.Webhook)
+    case inbox
+
+    var channel: String {
+        switch self {
+        case .device: "apns"
+        case .webhook: "webhook"
+        case .inbox: "inbox"
+        }
+    }
+
+    /// The idempotency key's target part: the device token, the webhook id, or `inbox`.
+    var key: String {
+        switch self {
+        case .device(let device): device.token
+        case .webhook(let webhook): webhook.webhookId.uuidString.lowercased()
+        case .inbox: "inbox"
+        }
+    }
+}
+
+/// What delivering to one target came to.
+enum ChannelResult: Sendable {
+    case delivered
+    /// Try again later (not before `retryAfter` when the receiver said so).
+    case retryable(String, retryAfter: TimeInterval?)
+    /// Give up on this target for this reminder.
+    case failed(String)
+    /// The device token is dead: give up, and stop using the token.
+    case deviceGone(String)
+}
+
+/// The channels the notifier can deliver on, and which targets a reminder goes to.
+struct DeliveryChannels: Sendable {
+    static let all = ["apns", "webhook", "inbox"]
+
+    let apns: APNsClient?
+    let apnsTopic: String?
+    let webhooks: WebhookClient
+    let logger: Logger
+
+    /// The reminder's channels (or all), less those the user turned off, expanded to targets.
+    func targets(for reminder: ReminderRecord, user: UserDeliveryContext) -> [DeliveryTarget] {
+        let requested = reminder.channels ?? Self.all
+        let enabled = Set(user.channels ?? Self.all)
+        var targets: [DeliveryTarget] = []
+        for channel in Self.all where requested.contains(channel) && enabled.contains(channel) {
+            switch channel {
+            case "apns" where apns != nil:
+                targets += user.devices.map(DeliveryTarget.device)
+            case "webhook":
+                targets += user.webhooks.filter { $0.events.isEmpty || $0.events.contains("reminder") }.map(DeliveryTarget.webhook)
+            case "inbox":
+                targets.append(.inbox)
+            default:
+                continue
+            }
+        }
+        return targets
+    }
+
+    func deliver(_ target: DeliveryTarget, reminder: ReminderRecord, notificationId: UUID, dueAt: Date, now: Date) async -> ChannelResult {
+        switch target {
+        case .inbox:
+            // The inbox row is the projection of the notification.sent event this produces.
+            return .delivered
+        case .device(let device):
+            guard let apns, let apnsTopic else { return .failed("apns is not configured") }
+            let payload = APNsPayload(
+                title: reminder.title, body: reminder.body, sound: "default",
+                threadId: reminder.householdId?.uuidString.lowercased() ?? "reminders",
+                custom: ["reminder_id": reminder.reminderId.uuidString.lowercased(), "notification_id": notificationId.uuidString.lowercased()])
+            let body: Data
+            do {
+                body = try payload.encoded()
+            } catch {
+                return .failed("\(error)")
+            }
+            let push = APNsPush(
+                deviceToken: device.token, environment: device.environment, topic: apnsTopic,
+                priority: 10, expiration: now.addingTimeInterval(24 * 3600),
+                collapseId: reminder.reminderId.uuidString.lowercased(), apnsId: notificationId, payload: body)
+            switch await apns.send(push) {
+            case .delivered: return .delivered
+            case .deviceGone(let reason): return .deviceGone(reason)
+            case .retry(let status, let reason, let retryAfter):
+                return .retryable(status.map { "\($0) \(reason)" } ?? reason, retryAfter: retryAfter)
+            case .rejected(let status, let reason): return .failed("\(status) \(reason)")
+            }
+        case .webhook(let webhook):
+            let document = WebhookReminderBody(
+                event: "reminder", notificationId: notificationId, reminderId: reminder.reminderId, userId: reminder.userId,
+                title: reminder.title, body: reminder.body, dueAt: dueAt, sentAt: now)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            encoder.dateEncodingStrategy = .iso8601
+            guard let body = try? encoder.encode(document) else { return .failed("cannot encode the webhook body") }
+            switch await webhooks.deliver(url: webhook.url, secret: webhook.secret, event: "reminder", deliveryId: notificationId, body: body, now: now) {
+            case .delivered: return .delivered
+            case .retry(let reason, let retryAfter): return .retryable(reason, retryAfter: retryAfter)
+            case .rejected(let status): return .failed("HTTP \(status)")
+            }
+        }
+    }
+}
+
+/// What a webhook endpoint receives for a reminder.
+struct WebhookReminderBody: Encodable {
+    var event: String
+    var notificationId: UUID
+    var reminderId: UUID
+    var userId: UUID
+    var title: String
+    var body: String?
+    var dueAt: Date
+    var sentAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case event
+        case notificationId = "notification_id"
+        case reminderId = "reminder_id"
+        case userId = "user_id"
+        case title, body
+        case dueAt = "due_at"
+        case sentAt = "sent_at"
+    }
+}

@@ -1,0 +1,49 @@
+import AsyncHTTPClient
+import Foundation
+import HearthNotifications
+import HearthRuntime
+import NIOSSL
+import ServiceLifecycle
+
+/// The notifier wired together: its settings, the HTTP client its channels share, and the
+/// dispatcher. The projections (reminders, targets, inbox) are run by `ServiceHost`.
+struct NotifierAssembly {
+    let services: [any Service]
+
+    static func make(host: ServiceHost) -> NotifierAssembly {
+        do {
+            return try make(host: host, settings: NotifierSettings.load(from: host.settings))
+        } catch {
+            FileHandle.standardError.write(Data("notifier: cannot start: \(error)\n".utf8))
+            exit(78)  // EX_CONFIG
+        }
+    }
+
+    private static func make(host: ServiceHost, settings: NotifierSettings) throws -> NotifierAssembly {
+        let logger = host.logger
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let caFile = settings.apns?.trustRootFile {
+            tls.additionalTrustRoots = [.file(caFile)]
+        }
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls,
+            timeout: .init(connect: .seconds(5), read: .seconds(settings.sendTimeoutSeconds)))
+        configuration.httpVersion = .automatic
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        let apns = settings.apns.map {
+            APNsClient(
+                httpClient: httpClient, endpoints: $0.endpoints, token: APNsProviderToken(credentials: $0.credentials),
+                timeout: .seconds(settings.sendTimeoutSeconds), logger: logger)
+        }
+        if apns == nil { logger.warning("APNs is not configured (HEARTH_APNS_*): the apns channel is off") }
+        let instance = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+        let dispatcher = ReminderDispatcher(
+            store: DispatchStore(client: host.postgres, instance: instance, logger: logger),
+            channels: DeliveryChannels(
+                apns: apns, apnsTopic: settings.apns?.topic,
+                webhooks: WebhookClient(httpClient: httpClient, timeout: .seconds(settings.sendTimeoutSeconds), logger: logger),
+                logger: logger),
+            publisher: host.publisher, settings: settings, metrics: NotifierMetrics(), logger: logger)
+        return NotifierAssembly(services: [HTTPClientService(client: httpClient), dispatcher])
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import HearthNotifications
+import HearthRuntime
+
+/// What the notifier reads beyond `ServiceSettings`:
+///
+/// | variable | default | meaning |
+/// |---|---|---|
+/// | HEARTH_NOTIFIER_POLL_MS | 250 | how often an idle dispatcher looks for due reminders |
+/// | HEARTH_NOTIFIER_BATCH | 50 | reminders claimed per round |
+/// | HEARTH_NOTIFIER_CONCURRENCY | 16 | reminders delivered at once |
+/// | HEARTH_NOTIFIER_LEASE_S | 60 | how long a claim is held before another instance may take it over |
+/// | HEARTH_NOTIFIER_MAX_ATTEMPTS | 5 | attempts per target before it is given up |
+/// | HEARTH_NOTIFIER_RETRY_BASE_MS, HEARTH_NOTIFIER_RETRY_MAX_MS | 2000, 300000 | back-off between attempts |
+/// | HEARTH_APNS_KEY_FILE, HEARTH_APNS_KEY_ID, HEARTH_APNS_TEAM_ID, HEARTH_APNS_TOPIC | none | APNs token auth; without all four the apns channel is off |
+/// | HEARTH_APNS_PRODUCTION_URL, HEARTH_APNS_SANDBOX_URL | Apple's hosts | APNs base URLs (tests point them at a fake) |
+/// | HEARTH_APNS_CA_FILE | none | extra PEM trust root for the APNs hosts (tests' self-signed fake) |
+/// | HEARTH_WEBHOOK_MAX_FAILURES | 5 | consecutive failures after which a webhook is disabled |
+/// | HEARTH_NOTIFIER_SEND_TIMEOUT_S | 10 | per APNs / webhook request |
+struct NotifierSettings: Sendable {
+    struct APNs: Sendable {
+        var credentials: APNsCredentials
+        var topic: String
+        var endpoints: APNsEndpoints
+        var trustRootFile: String?
+    }
+
+    var pollInterval: Duration
+    var batchSize: Int
+    var concurrency: Int
+    var lease: TimeInterval
+    var backoff: RetryBackoff
+    var apns: APNs?
+    var webhookMaxFailures: Int
+    var sendTimeoutSeconds: Int64
+
+    static func load(from service: ServiceSettings) throws -> NotifierSettings {
+        let environment = service.environment
+        let base = Double(try environment.int("HEARTH_NOTIFIER_RETRY_BASE_MS", default: 2000, range: 1...3_600_000)) / 1000
+        let cap = Double(try environment.int("HEARTH_NOTIFIER_RETRY_MAX_MS", default: 300_000, range: 1...86_400_000)) / 1000
+        return NotifierSettings(
+            pollInterval: .milliseconds(try environment.int("HEARTH_NOTIFIER_POLL_MS", default: 250, range: 10...60_000)),
+            batchSize: try environment.int("HEARTH_NOTIFIER_BATCH", default: 50, range: 1...1000),
+            concurrency: try environment.int("HEARTH_NOTIFIER_CONCURRENCY", default: 16, range: 1...256),
+            lease: Double(try environment.int("HEARTH_NOTIFIER_LEASE_S", default: 60, range: 1...3600)),
+            backoff: RetryBackoff(
+                base: base, cap: max(base, cap), maxAttempts: try environment.int("HEARTH_NOTIFIER_MAX_ATTEMPTS", default: 5, range: 1...100)),
+            apns: try loadAPNs(environment),
+            webhookMaxFailures: try environment.int("HEARTH_WEBHOOK_MAX_FAILURES", default: 5, range: 1...1000),
+            sendTimeoutSeconds: Int64(try environment.int("HEARTH_NOTIFIER_SEND_TIMEOUT_S", default: 10, range: 1...300)))
+    }
+
+    private static func loadAPNs(_ environment: EnvironmentReader) throws -> APNs? {
+        let keyFile = environment.optionalString("HEARTH_APNS_KEY_FILE")
+        let keyId = environment.optionalString("HEARTH_APNS_KEY_ID")
+        let teamId = environment.optionalString("HEARTH_APNS_TEAM_ID")
+        let topic = environment.optionalString("HEARTH_APNS_TOPIC")
+        guard keyFile != nil || keyId != nil || teamId != nil || topic != nil else { return nil }
+        guard let keyFile, let keyId, let teamId, let topic else {
+            throw ConfigurationError(
+                variable: "HEARTH_APNS_KEY_FILE", reason: "APNs needs all of HEARTH_APNS_KEY_FILE, HEARTH_APNS_KEY_ID, HEARTH_APNS_TEAM_ID, HEARTH_APNS_TOPIC")
+        }
+        let pem: String
+        do {
+            pem = try String(contentsOfFile: keyFile, encoding: .utf8)
+        } catch {
+            throw ConfigurationError(variable: "HEARTH_APNS_KEY_FILE", reason: "cannot read \(keyFile): \(error)")
+        }
+        let credentials: APNsCredentials
+        do {
+            credentials = try APNsCredentials(keyId: keyId, teamId: teamId, pem: pem)
+        } catch {
+            throw ConfigurationError(variable: "HEARTH_APNS_KEY_FILE", reason: "not a PEM P-256 private key (.p8): \(error)")
+        }
+        let defaults = APNsEndpoints()
+        return APNs(
+            credentials: credentials, topic: topic,
+            endpoints: APNsEndpoints(
+                production: environment.string("HEARTH_APNS_PRODUCTION_URL", default: defaults.production),
+                sandbox: environment.string("HEARTH_APNS_SANDBOX_URL", default: defaults.sandbox)),
+            trustRootFile: environment.optionalString("HEARTH_APNS_CA_FILE"))
+    }
+}

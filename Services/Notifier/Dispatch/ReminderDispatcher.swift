@@ -1,0 +1,226 @@
+import Foundation
+import HearthDomain
+import HearthEvents
+import HearthNotifications
+import HearthStore
+import Logging
+import Metrics
+import ServiceLifecycle
+
+/// Delivers due reminders.
+///
+/// Each round: queue the reminders that came due, claim a batch (a lease in `reminder_dispatch`;
+/// other instances skip it), and deliver each claimed reminder to every target it has not yet
+/// reached. A delivery is recorded (idempotency row + log row, one transaction) right after the
+/// channel answered, and its event is published after that commit; so a crash before the record
+/// re-sends only that one delivery once the lease runs out, and a crash after it re-sends nothing.
+/// Log rows whose event did not go out are published again by a later round.
+struct ReminderDispatcher: Service {
+    let store: DispatchStore
+    let channels: DeliveryChannels
+    let publisher: EventPublisher
+    let settings: NotifierSettings
+    let metrics: NotifierMetrics
+    let logger: Logger
+
+    func run() async throws {
+        logger.info("dispatcher started", metadata: [
+            "instance": "\(store.instance)", "apns": "\(channels.apns != nil)", "lease_s": "\(settings.lease)",
+        ])
+        var lastRepublish = ContinuousClock.now - .seconds(3600)
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            var claimedAny = false
+            do {
+                // Outcomes recorded by a process that died before publishing them: at start-up
+                // (anything unpublished), then every few seconds (older than half a minute, so a
+                // live instance's in-flight publish is not raced).
+                if ContinuousClock.now - lastRepublish >= .seconds(5) {
+                    let startUp = lastRepublish < ContinuousClock.now - .seconds(1800)
+                    try await republish(olderThan: startUp ? 0 : 30)
+                    lastRepublish = ContinuousClock.now
+                }
+                try await store.enqueueDue()
+                metrics.due.record(try await store.dueCount())
+                let claims = try await store.claim(limit: settings.batchSize, lease: settings.lease)
+                claimedAny = !claims.isEmpty
+                await deliver(claims)
+            } catch {
+                logger.error("dispatch round failed", metadata: ["error": "\(String(reflecting: error))"])
+                try? await Task.sleep(for: .seconds(1))
+            }
+            if !claimedAny { try? await Task.sleep(for: settings.pollInterval) }
+        }
+        logger.info("dispatcher stopped")
+    }
+
+    /// Delivers claimed reminders, at most `concurrency` at once.
+    private func deliver(_ claims: [ClaimedReminder]) async {
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            for claim in claims {
+                if running >= settings.concurrency {
+                    await group.next()
+                    running -= 1
+                }
+                group.addTask { await process(claim) }
+                running += 1
+            }
+        }
+    }
+
+    private func process(_ claim: ClaimedReminder) async {
+        let key = claim.reminderId.uuidString.lowercased()
+        do {
+            guard let reminder = try await store.reminder(claim.reminderId), reminder.status == "pending" else {
+                try await store.finishClaim(claim, state: "cancelled")
+                return
+            }
+            guard reminder.dueAt == claim.dueAt else {
+                try await store.requeue(claim, dueAt: reminder.dueAt)
+                return
+            }
+            let user = try await store.userContext(reminder.userId)
+            let now = Date()
+            let latenessMs: Int64
+            switch DeliveryTiming.decide(
+                dueAt: reminder.dueAt, now: now, urgent: reminder.urgent, quietHours: user.quietHours, zone: user.zone,
+                deferredUntil: claim.deferredUntil)
+            {
+            case .deferUntil(let end):
+                logger.info("reminder deferred by quiet hours", metadata: ["reminder_id": "\(key)", "until": "\(Timestamp.format(end))"])
+                try await store.deferClaim(claim, until: end)
+                return
+            case .sendNow(let lateness):
+                latenessMs = lateness
+            }
+
+            let settled = try await store.settledTargets(reminder.reminderId, dueAt: claim.dueAt)
+            var retryAfter: TimeInterval?
+            for target in channels.targets(for: reminder, user: user) where !settled.contains("\(target.channel)|\(target.key)") {
+                if let wait = try await attempt(target, reminder: reminder, claim: claim, latenessMs: latenessMs) {
+                    retryAfter = max(retryAfter ?? 0, wait)
+                }
+            }
+            if let retryAfter {
+                try await store.retryClaim(claim, at: Date().addingTimeInterval(retryAfter))
+            } else {
+                try await store.finishClaim(claim, state: "done")
+            }
+        } catch {
+            // The lease runs out and the claim is taken up again; what was recorded is not redone.
+            logger.error("reminder delivery failed", metadata: ["reminder_id": "\(key)", "error": "\(String(reflecting: error))"])
+        }
+    }
+
+    /// One attempt at one target. Answers the back-off when it should be tried again.
+    private func attempt(_ target: DeliveryTarget, reminder: ReminderRecord, claim: ClaimedReminder, latenessMs: Int64) async throws -> TimeInterval? {
+        let notificationId = NotificationIdentity.notificationId(
+            reminderId: reminder.reminderId, dueAt: claim.dueAt, channel: target.channel, target: target.key)
+        let result = await channels.deliver(target, reminder: reminder, notificationId: notificationId, dueAt: claim.dueAt, now: Date())
+        var record = DeliveryAttempt(
+            notificationId: notificationId, reminder: reminder, dueAt: claim.dueAt, channel: target.channel, target: target.key,
+            attempt: claim.attempt, outcome: .sent, latenessMs: latenessMs, error: nil, willRetry: false)
+        var backoff: TimeInterval?
+        switch result {
+        case .delivered:
+            break
+        case .retryable(let reason, let retryAfter):
+            record.outcome = .failed
+            record.error = reason
+            if settings.backoff.mayRetry(afterAttempt: claim.attempt) {
+                record.willRetry = true
+                backoff = settings.backoff.delay(afterAttempt: claim.attempt, retryAfter: retryAfter)
+            }
+        case .failed(let reason):
+            record.outcome = .failed
+            record.error = reason
+        case .deviceGone(let reason):
+            record.outcome = .failed
+            record.error = reason
+        }
+        let logId = try await store.record(record)
+        if record.outcome == .sent {
+            metrics.sent(channel: target.channel, latenessMs: latenessMs)
+        } else {
+            metrics.failed(channel: target.channel)
+        }
+        try await publish(record)
+        try await store.markPublished([logId])
+
+        switch (target, result) {
+        case (.device(let device), .deviceGone(let reason)):
+            logger.info("APNs token deactivated", metadata: ["reason": "\(reason)", "reminder_id": "\(reminder.reminderId)"])
+            let event = DeviceRemoved(
+                userId: reminder.userId, token: device.token, reason: reason == "Unregistered" ? "apns_unregistered" : "apns_bad_device_token")
+            _ = try await publisher.publish(event, correlationId: correlationId(reminder.reminderId))
+        case (.webhook(let webhook), .delivered):
+            try await store.webhookSucceeded(webhook.webhookId)
+        case (.webhook(let webhook), _):
+            let (failures, disabledNow) = try await store.webhookFailed(
+                webhook.webhookId, error: record.error ?? "failed", limit: settings.webhookMaxFailures)
+            if disabledNow {
+                logger.warning("webhook disabled after consecutive failures", metadata: [
+                    "webhook_id": "\(webhook.webhookId)", "failures": "\(failures)",
+                ])
+                _ = try await publisher.publish(
+                    WebhookDisabled(webhookId: webhook.webhookId, userId: reminder.userId, consecutiveFailures: failures, lastError: record.error ?? "failed"),
+                    correlationId: correlationId(reminder.reminderId))
+                // A disabled webhook is not retried.
+                return nil
+            }
+        default:
+            break
+        }
+        return backoff
+    }
+
+    private func correlationId(_ reminderId: UUID) -> String { "reminder-\(reminderId.uuidString.lowercased())" }
+
+    private func publish(_ record: DeliveryAttempt) async throws {
+        let correlation = correlationId(record.reminder.reminderId)
+        switch record.outcome {
+        case .sent:
+            _ = try await publisher.publish(
+                NotificationSent(
+                    notificationId: record.notificationId, reminderId: record.reminder.reminderId, userId: record.reminder.userId,
+                    channel: record.channel, target: record.eventTarget, attempt: record.attempt, dueAt: record.dueAt,
+                    latenessMs: record.latenessMs, title: record.reminder.title, body: record.reminder.body),
+                correlationId: correlation)
+        case .failed:
+            _ = try await publisher.publish(
+                NotificationFailed(
+                    notificationId: record.notificationId, reminderId: record.reminder.reminderId, userId: record.reminder.userId,
+                    channel: record.channel, target: record.eventTarget, attempt: record.attempt, dueAt: record.dueAt,
+                    latenessMs: record.latenessMs, error: record.error ?? "failed", willRetry: record.willRetry),
+                correlationId: correlation)
+        }
+    }
+
+    private func republish(olderThan age: TimeInterval) async throws {
+        while true {
+            let pending = try await store.unpublished(olderThan: age, limit: 200)
+            guard !pending.isEmpty else { return }
+            logger.info("publishing outcomes recorded before a restart", metadata: ["count": "\(pending.count)"])
+            for row in pending {
+                let correlation = correlationId(row.reminderId)
+                if row.outcome == DeliveryAttempt.Outcome.sent.rawValue {
+                    _ = try await publisher.publish(
+                        NotificationSent(
+                            notificationId: row.notificationId, reminderId: row.reminderId, userId: row.userId, channel: row.channel,
+                            target: row.target, attempt: row.attempt, dueAt: row.dueAt, latenessMs: row.latenessMs, title: row.title,
+                            body: row.body),
+                        correlationId: correlation)
+                } else {
+                    _ = try await publisher.publish(
+                        NotificationFailed(
+                            notificationId: row.notificationId, reminderId: row.reminderId, userId: row.userId, channel: row.channel,
+                            target: row.target, attempt: row.attempt, dueAt: row.dueAt, latenessMs: row.latenessMs,
+                            error: row.error ?? "failed", willRetry: row.willRetry),
+                        correlationId: correlation)
+                }
+            }
+            try await store.markPublished(pending.map(\.logId))
+            if pending.count < 200 { return }
+        }
+    }
+}
