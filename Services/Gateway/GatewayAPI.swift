@@ -22,6 +22,7 @@ struct GatewayAPI: Sendable {
     let feedback: FeedbackRoutes
     let admin: AdminRoutes
     let assist: AssistAPI
+    let calendar: CalendarAPI
     let registeredRoutes: RegisteredRoutes
     let janitor: RateLimitJanitor
 
@@ -76,6 +77,7 @@ struct GatewayAPI: Sendable {
             feedback: FeedbackRoutes(publisher: host.publisher, membership: membership),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
             assist: try AssistAPI.make(host: host, admins: settings.adminUserIds),
+            calendar: try CalendarAPI.make(host: host, membership: membership, consistency: consistency),
             registeredRoutes: registeredRoutes,
             janitor: RateLimitJanitor(store: counters, logger: logger))
     }
@@ -90,6 +92,7 @@ struct GatewayAPI: Sendable {
         openAPI.register(on: router)
 
         auth.registerOpen(on: router.group("v1"))
+        calendar.registerOpen(on: router.group("v1"))
 
         let authenticated = router.group("v1").add(middleware: authentication)
         auth.registerAuthenticated(on: authenticated)
@@ -101,6 +104,7 @@ struct GatewayAPI: Sendable {
         let adminOnly = authenticated.group("admin").add(middleware: AdminOnly(admins: settings.adminUserIds))
         admin.register(on: adminOnly)
         assist.routes.register(on: authenticated)
+        calendar.register(on: authenticated)
         assist.usage.register(on: authenticated)
         assist.usage.registerAdmin(on: adminOnly)
 

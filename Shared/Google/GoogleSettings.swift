@@ -1,0 +1,35 @@
+import Foundation
+
+/// Where Hearth talks to Google and as whom. Every endpoint is configurable so tests (and
+/// staging) can point at a fake.
+public struct GoogleSettings: Sendable {
+    public var clientId: String?
+    public var clientSecret: String?
+    public var redirectURI: String
+    public var authorizeURL: String
+    public var tokenURL: String
+    /// Base of the Calendar API v3 (`…/calendar/v3`).
+    public var calendarAPIURL: String
+    public var scope: String
+    public var calendarId: String
+
+    public static let defaultScope = "https://www.googleapis.com/auth/calendar.events"
+
+    public init(environment: [String: String]) {
+        func value(_ name: String) -> String? {
+            guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+            return text
+        }
+        clientId = value("HEARTH_GOOGLE_CLIENT_ID")
+        clientSecret = value("HEARTH_GOOGLE_CLIENT_SECRET")
+        redirectURI = value("HEARTH_GOOGLE_REDIRECT_URI") ?? "http://127.0.0.1:8080/v1/integrations/google/callback"
+        authorizeURL = value("HEARTH_GOOGLE_AUTHORIZE_URL") ?? "https://accounts.google.com/o/oauth2/v2/auth"
+        tokenURL = value("HEARTH_GOOGLE_TOKEN_URL") ?? "https://oauth2.googleapis.com/token"
+        calendarAPIURL = value("HEARTH_GOOGLE_CALENDAR_URL") ?? "https://www.googleapis.com/calendar/v3"
+        scope = value("HEARTH_GOOGLE_SCOPE") ?? Self.defaultScope
+        calendarId = value("HEARTH_GOOGLE_CALENDAR_ID") ?? "primary"
+    }
+
+    /// Linking needs an OAuth client.
+    public var isConfigured: Bool { clientId != nil && clientSecret != nil }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import HearthDomain
+import HearthEvents
+import HearthStore
+import Logging
+import PostgresNIO
+
+/// `calendar_entries`: the household calendar, from calendar.event_* and chore.scheduled.
+///
+/// The sequence is kept by the projection (the larger of the event's and one past the row's), so
+/// it grows with every change even when two writers raced on the same stale read.
+public struct CalendarEntriesProjection: Projection {
+    public let name = "calendar_entries"
+    public let topics: [Topic] = [.calendar, .chores]
+    public let tables = ["calendar_entries"]
+
+    public init() {}
+
+    public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        for event in events {
+            switch event.payload {
+            case let created as CalendarEventCreated:
+                try await upsert(
+                    id: created.eventId, household: created.householdId, owner: created.createdBy, entry: created.entry,
+                    sequence: created.sequence, event: event, on: connection, logger: logger)
+            case let updated as CalendarEventUpdated:
+                try await upsert(
+                    id: updated.eventId, household: updated.householdId, owner: updated.updatedBy, entry: updated.entry,
+                    sequence: updated.sequence, event: event, on: connection, logger: logger)
+            case let deleted as CalendarEventDeleted:
+                try await connection.query(
+                    """
+                    UPDATE calendar_entries SET deleted = true, sequence = GREATEST(sequence + 1, \(deleted.sequence)),
+                        updated_at = \(event.metadata.occurredAt), last_event_id = \(event.metadata.id)
+                    WHERE entry_id = \(deleted.eventId) AND NOT deleted
+                    """, logger: logger)
+            case let chore as ChoreScheduled:
+                try await upsertChore(chore, event: event, on: connection, logger: logger)
+            default:
+                continue
+            }
+        }
+    }
+
+    private func upsert(
+        id: UUID, household: UUID?, owner: UUID, entry: CalendarEntryState, sequence: Int, event: ProjectedEvent,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        // The owner stays whoever created the entry; a later editor does not take it over.
+        try await connection.query(
+            """
+            INSERT INTO calendar_entries (entry_id, source, household_id, owner_user_id, title, starts_at, ends_at, all_day, time_zone,
+                                          kind, member_ids, location, rrule, sequence, updated_at, last_event_id)
+            VALUES (\(id), 'event', \(household), \(owner), \(entry.title), \(entry.start), \(entry.end), \(entry.allDay),
+                    \(entry.timeZone), \(entry.kind.rawValue), \(entry.memberIds), \(entry.location), \(entry.rrule), \(sequence),
+                    \(event.metadata.occurredAt), \(event.metadata.id))
+            ON CONFLICT (entry_id) DO UPDATE SET title = EXCLUDED.title, starts_at = EXCLUDED.starts_at, ends_at = EXCLUDED.ends_at,
+                all_day = EXCLUDED.all_day, time_zone = EXCLUDED.time_zone, kind = EXCLUDED.kind, member_ids = EXCLUDED.member_ids,
+                location = EXCLUDED.location, rrule = EXCLUDED.rrule,
+                sequence = GREATEST(calendar_entries.sequence + 1, EXCLUDED.sequence),
+                updated_at = EXCLUDED.updated_at, last_event_id = EXCLUDED.last_event_id
+            WHERE NOT calendar_entries.deleted AND calendar_entries.last_event_id <> EXCLUDED.last_event_id
+            """, logger: logger)
+    }
+
+    private func upsertChore(_ chore: ChoreScheduled, event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        let zone = chore.timeZone.flatMap(LocalTime.zone(named:)) ?? TimeZone(identifier: "UTC")!
+        guard let start = CalendarTimeInput.parseDateTime(chore.at, in: zone) else {
+            throw InvalidEvent(reason: "chore.scheduled at \(chore.at) is not an ISO 8601 date-time", position: event.position)
+        }
+        let end = start.addingTimeInterval(TimeInterval(max(chore.minutes, 1) * 60))
+        try await connection.query(
+            """
+            INSERT INTO calendar_entries (entry_id, source, household_id, owner_user_id, title, starts_at, ends_at, all_day, time_zone,
+                                          kind, member_ids, assignee, sequence, updated_at, last_event_id)
+            VALUES (\(chore.occurrenceId), 'chore', \(chore.householdId), \(chore.userId), \(chore.chore), \(start), \(end), false,
+                    \(zone.identifier), 'chore', \([UUID]()), \(chore.assignee), 0, \(event.metadata.occurredAt), \(event.metadata.id))
+            ON CONFLICT (entry_id) DO UPDATE SET title = EXCLUDED.title, starts_at = EXCLUDED.starts_at, ends_at = EXCLUDED.ends_at,
+                time_zone = EXCLUDED.time_zone, assignee = EXCLUDED.assignee, sequence = calendar_entries.sequence + 1,
+                updated_at = EXCLUDED.updated_at, last_event_id = EXCLUDED.last_event_id
+            WHERE calendar_entries.last_event_id <> EXCLUDED.last_event_id
+            """, logger: logger)
+    }
+}
+
+/// `calendar_feeds`: secret feed URLs by token hash, from calendar.feed_created|revoked.
+public struct CalendarFeedsProjection: Projection {
+    public let name = "calendar_feeds"
+    public let topics: [Topic] = [.calendar]
+    public let tables = ["calendar_feeds"]
+
+    public init() {}
+
+    public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        for event in events {
+            switch event.payload {
+            case let created as CalendarFeedCreated:
+                try await connection.query(
+                    """
+                    INSERT INTO calendar_feeds (feed_id, token_sha256, household_id, user_id, created_at)
+                    VALUES (\(created.feedId), \(created.tokenSHA256), \(created.householdId), \(created.userId), \(event.metadata.occurredAt))
+                    ON CONFLICT (feed_id) DO NOTHING
+                    """, logger: logger)
+            case let revoked as CalendarFeedRevoked:
+                try await connection.query(
+                    """
+                    UPDATE calendar_feeds SET revoked_at = \(event.metadata.occurredAt)
+                    WHERE feed_id = \(revoked.feedId) AND revoked_at IS NULL
+                    """, logger: logger)
+            default:
+                continue
+            }
+        }
+    }
+}

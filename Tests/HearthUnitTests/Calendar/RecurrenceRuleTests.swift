@@ -1,0 +1,168 @@
+import Foundation
+import HearthDomain
+import Testing
+
+@Suite struct RecurrenceRuleTests {
+    static let utc = TimeZone(identifier: "UTC")!
+    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+
+    static func at(_ text: String, _ zone: TimeZone = utc) -> Date {
+        CalendarTimeInput.parseDateTime(text, in: zone)!
+    }
+
+    static func starts(_ rule: String, from start: String, zone: TimeZone = utc, window: (String, String), allDay: Bool = false) throws -> [String] {
+        let parsed = try RecurrenceRule.parse(rule)
+        let formatter = ISO8601DateFormatter()
+        return parsed.occurrences(
+            start: at(start, zone), duration: 3600, allDay: allDay, timeZone: zone, from: at(window.0), to: at(window.1)
+        ).map { formatter.string(from: $0.start) }
+    }
+
+    @Test func dailyWithIntervalAndCount() throws {
+        #expect(try Self.starts("FREQ=DAILY;INTERVAL=2;COUNT=3", from: "2026-03-02T09:00Z", window: ("2026-01-01T00:00Z", "2027-01-01T00:00Z"))
+            == ["2026-03-02T09:00:00Z", "2026-03-04T09:00:00Z", "2026-03-06T09:00:00Z"])
+    }
+
+    @Test func weeklyByDayKeepsLocalTimeAcrossDaylightSaving() throws {
+        // Berlin moves to summer time on 2026-03-29: 18:00 local is 17:00Z before, 16:00Z after.
+        let starts = try Self.starts(
+            "FREQ=WEEKLY;BYDAY=MO,TH;UNTIL=20260402T235959Z", from: "2026-03-23T18:00", zone: Self.berlin,
+            window: ("2026-03-01T00:00Z", "2026-05-01T00:00Z"))
+        #expect(starts == ["2026-03-23T17:00:00Z", "2026-03-26T17:00:00Z", "2026-03-30T16:00:00Z", "2026-04-02T16:00:00Z"])
+    }
+
+    @Test func monthlyByDayOrdinalsAndPlainMonthDays() throws {
+        #expect(try Self.starts("FREQ=MONTHLY;BYDAY=-1FR;COUNT=3", from: "2026-01-30T10:00Z", window: ("2026-01-01T00:00Z", "2027-01-01T00:00Z"))
+            == ["2026-01-30T10:00:00Z", "2026-02-27T10:00:00Z", "2026-03-27T10:00:00Z"])
+        // The 31st skips months without one.
+        #expect(try Self.starts("FREQ=MONTHLY;COUNT=3", from: "2026-01-31T10:00Z", window: ("2026-01-01T00:00Z", "2027-01-01T00:00Z"))
+            == ["2026-01-31T10:00:00Z", "2026-03-31T10:00:00Z", "2026-05-31T10:00:00Z"])
+    }
+
+    @Test func windowCutsWithoutLosingCount() throws {
+        #expect(try Self.starts("FREQ=DAILY;COUNT=5", from: "2026-03-01T09:00Z", window: ("2026-03-04T00:00Z", "2026-03-10T00:00Z"))
+            == ["2026-03-04T09:00:00Z", "2026-03-05T09:00:00Z"])
+    }
+
+    @Test func unsupportedOrMalformedRulesAreRefused() {
+        for bad in ["FREQ=YEARLY", "FREQ=DAILY;BYMONTHDAY=3", "INTERVAL=2", "FREQ=DAILY;COUNT=0", "FREQ=DAILY;COUNT=2;UNTIL=20260101",
+                    "FREQ=WEEKLY;BYDAY=2MO", "FREQ=WEEKLY;BYDAY=XX", "FREQ=DAILY;UNTIL=2026", "", "FREQ"] {
+            #expect(throws: RecurrenceRuleError.self, "\(bad)") { try RecurrenceRule.parse(bad) }
+        }
+    }
+
+    @Test func canonicalTextPutsUntilInUTCOrAsADate() throws {
+        let rule = try RecurrenceRule.parse("rrule:freq=weekly;byday=mo,we;until=20260331")
+        #expect(rule.text(allDay: true, timeZone: Self.berlin) == "FREQ=WEEKLY;BYDAY=MO,WE;UNTIL=20260331")
+        // A date UNTIL includes that whole local day: 23:59:59 Berlin (CEST after 29 March) is 21:59:59Z.
+        #expect(rule.text(allDay: false, timeZone: Self.berlin) == "FREQ=WEEKLY;BYDAY=MO,WE;UNTIL=20260331T215959Z")
+    }
+}
+
+@Suite struct CalendarInputTests {
+    @Test func badTimesNameTheirField() {
+        func field(_ start: String, _ end: String?, allDay: Bool = false, zone: String? = nil, rrule: String? = nil) -> String? {
+            do {
+                _ = try CalendarTimeInput(start: start, end: end, allDay: allDay, timeZone: zone, rrule: rrule)
+                return nil
+            } catch {
+                return error.field
+            }
+        }
+        #expect(field("2026-03-03T10:00Z", "2026-03-03T09:00Z") == "end")
+        #expect(field("2026-03-03T10:00Z", "2026-03-03T10:00Z") == "end")
+        #expect(field("yesterday", "2026-03-03T09:00Z") == "start")
+        #expect(field("2026-03-03T10:00", "2026-03-03T11:00", zone: "Mars/Olympus") == "time_zone")
+        #expect(field("2026-03-03T10:00", "2026-03-03T11:00", zone: "EST") == "time_zone")
+        #expect(field("2026-03-03T10:00Z", "2026-03-03T11:00Z", rrule: "FREQ=HOURLY") == "rrule")
+        #expect(field("2026-03-03", "2026-03-03", allDay: true) == "end")
+        #expect(field("2026-03-03T10:00Z", "2026-03-03T11:00Z", zone: "Europe/Berlin") == nil)
+    }
+
+    @Test func localTimesAreReadInTheZoneAndOffsetsAreHonoured() throws {
+        let input = try CalendarTimeInput(start: "2026-07-01T18:00", end: "2026-07-01T19:30:00+02:00", allDay: false, timeZone: "Europe/Berlin", rrule: nil)
+        #expect(input.start == Date(timeIntervalSince1970: 1_782_921_600))  // 2026-07-01T16:00Z
+        #expect(input.end.timeIntervalSince(input.start) == 5400)
+        let allDay = try CalendarTimeInput(start: "2026-07-01", end: nil, allDay: true, timeZone: "Europe/Berlin", rrule: nil)
+        #expect(allDay.end.timeIntervalSince(allDay.start) == 86_400)
+    }
+}
+
+@Suite struct ConflictDetectorTests {
+    static let ada = UUID(), bo = UUID()
+
+    static func entry(_ title: String, _ start: String, _ end: String, members: [UUID], rrule: String? = nil, allDay: Bool = false) throws -> CalendarEntry {
+        let input = try CalendarTimeInput(start: start, end: end, allDay: allDay, timeZone: "UTC", rrule: rrule)
+        return CalendarEntry(
+            id: UUID(), source: .event, title: title, start: input.start, end: input.end, allDay: allDay, timeZone: input.timeZone,
+            kind: "appointment", memberIds: members, location: nil, rule: input.rule, sequence: 0, updatedAt: input.start)
+    }
+
+    @Test func overlappingEntriesOfTheSameMemberConflict() throws {
+        let dentist = try Self.entry("Dentist", "2026-03-03T10:00Z", "2026-03-03T11:00Z", members: [Self.ada])
+        let call = try Self.entry("Call", "2026-03-03T10:30Z", "2026-03-03T11:30Z", members: [Self.ada, Self.bo])
+        let touching = try Self.entry("Later", "2026-03-03T11:00Z", "2026-03-03T12:00Z", members: [Self.ada])
+        let someoneElse = try Self.entry("Bo only", "2026-03-03T10:00Z", "2026-03-03T11:00Z", members: [Self.bo])
+        let found = ConflictDetector.conflicts(of: call, among: [dentist, touching, someoneElse])
+        #expect(found.map(\.otherTitle) == ["Dentist", "Bo only"])
+        #expect(found[0].memberIds == [Self.ada])
+        #expect(ConflictDetector.conflicts(of: touching, among: [dentist]).isEmpty, "back-to-back is not a conflict")
+    }
+
+    @Test func recurringEntriesConflictWithALaterOccurrence() throws {
+        let training = try Self.entry("Training", "2026-03-02T17:00Z", "2026-03-02T18:00Z", members: [Self.bo], rrule: "FREQ=WEEKLY;BYDAY=MO")
+        let call = try Self.entry("Call", "2026-03-16T17:30Z", "2026-03-16T18:30Z", members: [Self.bo])
+        let found = ConflictDetector.conflicts(of: call, among: [training])
+        #expect(found.count == 1)
+        #expect(found.first?.otherOccurrence.start == CalendarTimeInput.parseDateTime("2026-03-16T17:00Z", in: .gmt))
+    }
+}
+
+@Suite struct GoogleEventIdTests {
+    @Test func idsAreLowerCaseBase32HexOfTheUUIDBytes() {
+        let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+        #expect(GoogleEventId.derive(from: zero) == String(repeating: "0", count: 26))
+        let ones = UUID(uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))
+        #expect(GoogleEventId.derive(from: ones) == String(repeating: "v", count: 25) + "s")
+        for _ in 0..<100 {
+            let id = UUID()
+            let derived = GoogleEventId.derive(from: id)
+            #expect(derived.count == 26 && GoogleEventId.isValid(derived))
+            #expect(derived == GoogleEventId.derive(from: UUID(uuidString: id.uuidString.lowercased())!))
+        }
+        #expect(!GoogleEventId.isValid("ABCDE") && !GoogleEventId.isValid("wxyz0") && !GoogleEventId.isValid("abc"))
+    }
+}
+
+@Suite struct ICalendarWriterTests {
+    @Test func textIsEscapedAndLinesFoldWithoutSplittingCharacters() throws {
+        #expect(ICalendarFormat.escapeText("a,b;c\\d\ne\r\nf") == "a\\,b\\;c\\\\d\\ne\\nf")
+        let long = "SUMMARY:" + String(repeating: "é", count: 60) + String(repeating: "x", count: 50)
+        let folded = ICalendarFormat.fold(long)
+        #expect(folded.hasSuffix("\r\n"))
+        let physical = folded.dropLast(2).components(separatedBy: "\r\n")
+        #expect(physical.count > 1)
+        for (index, line) in physical.enumerated() {
+            #expect(line.utf8.count <= 75)
+            if index > 0 { #expect(line.hasPrefix(" ")) }
+        }
+        // Unfolding gives the line back.
+        #expect(physical.enumerated().map { $0.offset == 0 ? $0.element : String($0.element.dropFirst()) }.joined() == long)
+    }
+
+    @Test func aCalendarHasTheRequiredPropertiesAndZonesForRecurringEntries() throws {
+        let input = try CalendarTimeInput(start: "2026-03-02T18:00", end: "2026-03-02T19:00", allDay: false, timeZone: "Europe/Berlin", rrule: "FREQ=WEEKLY;COUNT=4")
+        let entry = CalendarEntry(
+            id: UUID(), source: .event, title: "Training, then; pizza", start: input.start, end: input.end, allDay: false,
+            timeZone: input.timeZone, kind: "training", memberIds: [], location: nil, rule: input.rule, sequence: 2, updatedAt: input.start)
+        let text = ICalendarWriter(calendarName: "Home").write([entry])
+        #expect(text.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:"))
+        #expect(text.hasSuffix("END:VCALENDAR\r\n"))
+        #expect(text.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n"))
+        #expect(text.contains("DTSTART;TZID=Europe/Berlin:20260302T180000\r\n"))
+        #expect(text.contains("RRULE:FREQ=WEEKLY;COUNT=4\r\n"))
+        #expect(text.contains("SEQUENCE:2\r\n"))
+        #expect(text.contains("SUMMARY:Training\\, then\\; pizza\r\n"))
+        #expect(text.contains("TZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n"))
+    }
+}
