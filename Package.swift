@@ -211,8 +211,10 @@ let package = Package(
         .executableTarget(
             name: "CalendarSync",
             dependencies: [
-                "HearthRuntime", "HearthDomain", "HearthGoogle", "HearthReadModels",
+                "HearthRuntime", "HearthDomain", "HearthGoogle", "HearthReadModels", "HearthStore", "HearthEvents",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -31,6 +31,13 @@ public struct GoogleCredentialStore: Sendable {
         return nil
     }
 
+    /// The same read on a connection the caller holds (calendar-sync, inside its apply).
+    public static func sealedRefreshToken(of userId: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Data? {
+        let rows = try await connection.query("SELECT sealed_refresh_token FROM google_credentials WHERE user_id = \(userId)", logger: logger)
+        for try await buffer in rows.decode(ByteBuffer.self) { return Data(buffer: buffer) }
+        return nil
+    }
+
     public func delete(userId: UUID) async throws {
         try await client.query("DELETE FROM google_credentials WHERE user_id = \(userId)", logger: logger)
     }

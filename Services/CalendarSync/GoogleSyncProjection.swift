@@ -1,0 +1,187 @@
+import Foundation
+import HearthDomain
+import HearthEvents
+import HearthGoogle
+import HearthStore
+import Logging
+import PostgresNIO
+
+/// Mirrors the household calendar into each linked user's Google calendar, one way.
+///
+/// A projection so that it consumes each partition in order and records its offsets in the same
+/// transaction as `google_links`/`calendar_links`: an event whose effects committed is never
+/// mirrored again, and one whose transaction rolled back is mirrored again idempotently (the
+/// client-chosen Google id makes a repeated insert a 409, which becomes an update). Google being
+/// busy or down is waited out inside the apply (see `GoogleCalendarClient`), never skipped.
+struct GoogleSyncProjection: Projection {
+    let name = "google_sync"
+    let topics: [Topic] = [.calendar, .chores]
+    let tables = ["google_links", "calendar_links"]
+
+    let calendar: GoogleCalendarClient
+    let tokens: AccessTokens
+    let alerts: LinkAlerts
+
+    struct Target {
+        let userId: UUID
+        let calendarId: String
+    }
+
+    func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        for event in events {
+            let time = event.metadata.occurredAt
+            switch event.payload {
+            case let connected as GoogleLinkConnected:
+                await tokens.forget(connected.userId)
+                try await connection.query(
+                    """
+                    INSERT INTO google_links (user_id, household_id, calendar_id, status, changed_at)
+                    VALUES (\(connected.userId), \(connected.householdId), \(connected.calendarId), 'connected', \(time))
+                    ON CONFLICT (user_id) DO UPDATE SET household_id = EXCLUDED.household_id, calendar_id = EXCLUDED.calendar_id,
+                        status = 'connected', reason = NULL, changed_at = EXCLUDED.changed_at
+                    """, logger: logger)
+            case let disconnected as GoogleLinkDisconnected:
+                await tokens.forget(disconnected.userId)
+                try await setStatus(of: disconnected.userId, "disconnected", reason: nil, at: time, on: connection, logger: logger)
+            case let broken as GoogleLinkBroken:
+                await tokens.forget(broken.userId)
+                try await setStatus(of: broken.userId, "broken", reason: broken.reason, at: time, on: connection, logger: logger)
+            case let created as CalendarEventCreated:
+                let entry = GoogleEventBody.entry(id: created.eventId, state: created.entry, sequence: created.sequence, at: time)
+                try await mirror(entry, household: created.householdId, owner: created.createdBy, event: event, on: connection, logger: logger)
+            case let updated as CalendarEventUpdated:
+                let entry = GoogleEventBody.entry(id: updated.eventId, state: updated.entry, sequence: updated.sequence, at: time)
+                try await mirror(entry, household: updated.householdId, owner: updated.updatedBy, event: event, on: connection, logger: logger)
+            case let deleted as CalendarEventDeleted:
+                try await remove(deleted.eventId, event: event, on: connection, logger: logger)
+            case let chore as ChoreScheduled:
+                guard let entry = GoogleEventBody.entry(chore: chore, at: time) else {
+                    logger.warning("chore occurrence with an unreadable time not mirrored", metadata: ["occurrence_id": "\(chore.occurrenceId)"])
+                    continue
+                }
+                try await mirror(entry, household: chore.householdId, owner: chore.userId, event: event, on: connection, logger: logger)
+            default:
+                continue
+            }
+        }
+    }
+
+    private func setStatus(of user: UUID, _ status: String, reason: String?, at time: Date, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            "UPDATE google_links SET status = \(status), reason = \(reason), changed_at = \(time) WHERE user_id = \(user)", logger: logger)
+    }
+
+    /// The connected links an entry goes to: every linked member of its household, or its owner
+    /// when it has no household.
+    private func targets(household: UUID?, owner: UUID, on connection: PostgresConnection, logger: Logger) async throws -> [Target] {
+        let rows = try await connection.query(
+            """
+            SELECT user_id, calendar_id FROM google_links
+            WHERE status = 'connected' AND ((\(household)::uuid IS NOT NULL AND household_id = \(household)::uuid) OR user_id = \(owner))
+            ORDER BY user_id
+            """, logger: logger)
+        var found: [Target] = []
+        for try await (user, calendarId) in rows.decode((UUID, String).self) { found.append(Target(userId: user, calendarId: calendarId)) }
+        return found
+    }
+
+    /// Reads the user's sealed refresh token on the apply's connection, only when a refresh is due.
+    private func credentialsReader(_ user: UUID, on connection: PostgresConnection, logger: Logger) -> @Sendable () async throws -> Data? {
+        { try await GoogleCredentialStore.sealedRefreshToken(of: user, on: connection, logger: logger) }
+    }
+
+    private func mirror(_ entry: CalendarEntry, household: UUID?, owner: UUID, event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        let body = try GoogleEventBody(entry).json()
+        let googleId = GoogleEventId.derive(from: entry.id)
+        for target in try await targets(household: household, owner: owner, on: connection, logger: logger) {
+            let previous = try await linkStatus(entry.id, user: target.userId, on: connection, logger: logger)
+            if previous?.lastEventId == event.metadata.id && previous?.status == "synced" { continue }
+            do {
+                let credentials = credentialsReader(target.userId, on: connection, logger: logger)
+                var reply: CalendarReply
+                if previous?.status == "synced" {
+                    reply = try await calendar.update(body, eventId: googleId, calendarId: target.calendarId, user: target.userId, credentials: credentials)
+                    if reply.status == 404 || reply.status == 410 {
+                        reply = try await calendar.insert(body, calendarId: target.calendarId, user: target.userId, credentials: credentials)
+                    }
+                } else {
+                    reply = try await calendar.insert(body, calendarId: target.calendarId, user: target.userId, credentials: credentials)
+                    // Already there (an earlier attempt got through): bring it up to date.
+                    if reply.status == 409 {
+                        reply = try await calendar.update(body, eventId: googleId, calendarId: target.calendarId, user: target.userId, credentials: credentials)
+                    }
+                }
+                guard (200..<300).contains(reply.status) else {
+                    throw CalendarRequestRefused(status: reply.status, detail: String(decoding: reply.body.prefix(300), as: UTF8.self))
+                }
+                try await record(entry.id, target: target, googleId: googleId, etag: reply.etag, status: "synced", error: nil, event: event, on: connection, logger: logger)
+            } catch let broken as LinkBroken {
+                try await breakLink(broken, event: event, on: connection, logger: logger)
+            } catch let refused as CalendarRequestRefused {
+                logger.error("Google refused an entry", metadata: ["hearth_id": "\(entry.id)", "user_id": "\(target.userId)", "status": "\(refused.status)"])
+                try await record(entry.id, target: target, googleId: googleId, etag: nil, status: "failed", error: refused.description, event: event, on: connection, logger: logger)
+            }
+        }
+    }
+
+    private func remove(_ id: UUID, event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query(
+            """
+            SELECT l.user_id, l.calendar_id, l.google_event_id FROM calendar_links l
+            JOIN google_links g ON g.user_id = l.user_id AND g.status = 'connected'
+            WHERE l.hearth_id = \(id) AND l.status IN ('synced', 'failed') ORDER BY l.user_id
+            """, logger: logger)
+        var links: [(Target, String)] = []
+        for try await (user, calendarId, googleId) in rows.decode((UUID, String, String).self) {
+            links.append((Target(userId: user, calendarId: calendarId), googleId))
+        }
+        for (target, googleId) in links {
+            do {
+                let reply = try await calendar.delete(eventId: googleId, calendarId: target.calendarId, user: target.userId, credentials: credentialsReader(target.userId, on: connection, logger: logger))
+                // Gone already (404, 410) is what a delete wants.
+                guard (200..<300).contains(reply.status) || reply.status == 404 || reply.status == 410 else {
+                    throw CalendarRequestRefused(status: reply.status, detail: String(decoding: reply.body.prefix(300), as: UTF8.self))
+                }
+                try await record(id, target: target, googleId: googleId, etag: nil, status: "deleted", error: nil, event: event, on: connection, logger: logger)
+            } catch let broken as LinkBroken {
+                try await breakLink(broken, event: event, on: connection, logger: logger)
+            } catch let refused as CalendarRequestRefused {
+                try await record(id, target: target, googleId: googleId, etag: nil, status: "failed", error: refused.description, event: event, on: connection, logger: logger)
+            }
+        }
+    }
+
+    struct LinkState {
+        let status: String
+        let lastEventId: UUID
+    }
+
+    private func linkStatus(_ id: UUID, user: UUID, on connection: PostgresConnection, logger: Logger) async throws -> LinkState? {
+        let rows = try await connection.query(
+            "SELECT status, last_event_id FROM calendar_links WHERE hearth_id = \(id) AND user_id = \(user)", logger: logger)
+        for try await (status, eventId) in rows.decode((String, UUID).self) { return LinkState(status: status, lastEventId: eventId) }
+        return nil
+    }
+
+    private func record(
+        _ id: UUID, target: Target, googleId: String, etag: String?, status: String, error: String?, event: ProjectedEvent,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.query(
+            """
+            INSERT INTO calendar_links (hearth_id, user_id, calendar_id, google_event_id, etag, status, last_error, last_synced_at, last_event_id)
+            VALUES (\(id), \(target.userId), \(target.calendarId), \(googleId), \(etag), \(status), \(error), \(event.metadata.occurredAt), \(event.metadata.id))
+            ON CONFLICT (hearth_id, user_id) DO UPDATE SET calendar_id = EXCLUDED.calendar_id, google_event_id = EXCLUDED.google_event_id,
+                etag = EXCLUDED.etag, status = EXCLUDED.status, last_error = EXCLUDED.last_error,
+                last_synced_at = EXCLUDED.last_synced_at, last_event_id = EXCLUDED.last_event_id
+            """, logger: logger)
+    }
+
+    /// `invalid_grant`: stop mirroring for the user at once, say so on the calendar topic, and
+    /// ask the notifier to tell them (urgent, now).
+    private func breakLink(_ broken: LinkBroken, event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        logger.warning("Google link broken", metadata: ["user_id": "\(broken.userId)", "reason": "\(broken.reason)"])
+        try await setStatus(of: broken.userId, "broken", reason: broken.reason, at: event.metadata.occurredAt, on: connection, logger: logger)
+        try await alerts.linkBroke(broken, cause: event.metadata)
+    }
+}
