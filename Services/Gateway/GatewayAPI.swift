@@ -23,6 +23,8 @@ struct GatewayAPI: Sendable {
     let admin: AdminRoutes
     let assist: AssistAPI
     let calendar: CalendarAPI
+    let notifications: NotificationRoutes
+    let notificationServices: [any Service]
     let registeredRoutes: RegisteredRoutes
     let janitor: RateLimitJanitor
 
@@ -50,6 +52,7 @@ struct GatewayAPI: Sendable {
         let householdReadModel = HouseholdReadModel(client: host.postgres, logger: logger)
         let counters = RateLimitCounterStore(client: host.postgres, logger: logger)
         let registeredRoutes = RegisteredRoutes()
+        let notifications = NotificationRoutes.make(host: host, membership: membership)
         logger.info("gateway configured", metadata: [
             "jwt_kid": "\(signingKey.keyId)", "rate_limit_per_min": "\(settings.rateLimitPerMinute)",
             "auth_rate_limit_per_min": "\(settings.authRateLimitPerMinute)", "trust_proxy": "\(settings.trustProxy)",
@@ -78,12 +81,14 @@ struct GatewayAPI: Sendable {
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
             assist: try AssistAPI.make(host: host, admins: settings.adminUserIds),
             calendar: try CalendarAPI.make(host: host, membership: membership, consistency: consistency),
+            notifications: notifications.routes,
+            notificationServices: notifications.services,
             registeredRoutes: registeredRoutes,
             janitor: RateLimitJanitor(store: counters, logger: logger))
     }
 
     /// Services that run beside the HTTP server once migrations are applied.
-    var services: [any Service] { [janitor] + assist.services }
+    var services: [any Service] { [janitor] + assist.services + notificationServices }
 
     /// Registers every route. Every route registered here is listed by `GET /v1/admin/routes`
     /// and must be in openapi.json (a test compares the two).
@@ -105,6 +110,7 @@ struct GatewayAPI: Sendable {
         admin.register(on: adminOnly)
         assist.routes.register(on: authenticated)
         calendar.register(on: authenticated)
+        notifications.register(on: authenticated)
         assist.usage.register(on: authenticated)
         assist.usage.registerAdmin(on: adminOnly)
 

@@ -1,0 +1,263 @@
+import Foundation
+import HearthEvents
+import HearthRuntime
+import HearthStore
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// Reminders, devices, webhooks, notification settings and the in-app inbox:
+///
+/// - `POST /v1/reminders`, `DELETE /v1/reminders/{id}`
+/// - `POST /v1/devices`, `DELETE /v1/devices/{token}`
+/// - `POST /v1/webhooks`
+/// - `PUT /v1/notifications/settings`
+/// - `GET /v1/notifications?unread=&cursor=&limit=`, `POST /v1/notifications/{id}/read`,
+///   `GET /v1/notifications/stream` (SSE)
+///
+/// Writes become events the notifier projects; reads come from the notifier's read models.
+struct NotificationRoutes: Sendable {
+    let publisher: EventPublisher
+    let membership: MembershipReadModel
+    let inbox: InboxReadModel
+    let hub: NotificationHub
+    let allowPlainHTTPWebhooks: Bool
+    let heartbeatInterval: Duration
+
+    static func make(host: ServiceHost, membership: MembershipReadModel) -> (routes: NotificationRoutes, services: [any Service]) {
+        let hub = NotificationHub(bootstrapServers: host.settings.kafkaBootstrap, logger: host.logger)
+        host.readiness.addCheck("follower:notifications") { hub.isFollowing }
+        let heartbeat = (try? host.settings.environment.int("HEARTH_NOTIFICATIONS_HEARTBEAT_S", default: 15, range: 1...3600)) ?? 15
+        let routes = NotificationRoutes(
+            publisher: host.publisher, membership: membership, inbox: InboxReadModel(client: host.postgres, logger: host.logger), hub: hub,
+            allowPlainHTTPWebhooks: host.settings.mode != .production, heartbeatInterval: .seconds(heartbeat))
+        return (routes, [hub])
+    }
+
+    func register(on routes: some RouterMethods<HearthRequestContext>) {
+        routes.post("reminders") { request, context in EditedResponse(status: .accepted, response: try await createReminder(request, context)) }
+        routes.delete("reminders/:id") { request, context in EditedResponse(status: .accepted, response: try await cancelReminder(request, context)) }
+        routes.post("devices") { request, context in EditedResponse(status: .accepted, response: try await registerDevice(request, context)) }
+        routes.delete("devices/:token") { request, context in EditedResponse(status: .accepted, response: try await removeDevice(request, context)) }
+        routes.post("webhooks") { request, context in EditedResponse(status: .accepted, response: try await registerWebhook(request, context)) }
+        routes.put("notifications/settings") { request, context in
+            EditedResponse(status: .accepted, response: try await updateSettings(request, context))
+        }
+        routes.get("notifications") { request, context in try await list(request, context) }
+        routes.get("notifications/stream") { request, context in try stream(request, context) }
+        routes.post("notifications/:id/read") { request, context in EditedResponse(status: .accepted, response: try await markRead(request, context)) }
+    }
+
+    // MARK: Reminders
+
+    struct ReminderAccepted: ResponseEncodable {
+        @LowercaseID var reminderId: UUID
+        let dueAt: String
+        let position: String
+
+        enum CodingKeys: String, CodingKey {
+            case reminderId = "reminder_id"
+            case dueAt = "due_at"
+            case position
+        }
+    }
+
+    func createReminder(_ request: Request, _ context: HearthRequestContext) async throws -> ReminderAccepted {
+        let user = try context.authenticatedUser()
+        let body = try await JSONRequestBody.decode(ReminderRequestBody.self, from: request, context: context).validated()
+        let event = ReminderRequested(
+            reminderId: UUID(), userId: user, householdId: try await membership.household(of: user), memberId: body.memberId,
+            title: body.title, body: body.body, dueAt: body.dueAt, urgent: body.urgent, channels: body.channels, source: "api")
+        let position = try await publisher.publish(event, correlationId: context.correlationId)
+        return ReminderAccepted(reminderId: event.reminderId, dueAt: Timestamp.format(event.dueAt), position: position.description)
+    }
+
+    struct Accepted: ResponseEncodable {
+        let position: String
+    }
+
+    func cancelReminder(_ request: Request, _ context: HearthRequestContext) async throws -> Accepted {
+        let user = try context.authenticatedUser()
+        let id = try uuidParameter("id", context)
+        // Someone else's reminder looks like none at all. One not yet projected is cancelled
+        // anyway: the cancel names the user, and the projection applies it only to their own.
+        if let owner = try await inbox.reminderOwner(id), owner != user { throw APIError.notFound("reminder") }
+        let position = try await publisher.publish(
+            ReminderCancelled(reminderId: id, userId: user, cancelledBy: user), correlationId: context.correlationId)
+        return Accepted(position: position.description)
+    }
+
+    // MARK: Devices and webhooks
+
+    func registerDevice(_ request: Request, _ context: HearthRequestContext) async throws -> Accepted {
+        let user = try context.authenticatedUser()
+        let body = try await JSONRequestBody.decode(DeviceRequestBody.self, from: request, context: context).validated()
+        let position = try await publisher.publish(
+            DeviceRegistered(userId: user, platform: body.platform, token: body.token, environment: body.environment),
+            correlationId: context.correlationId)
+        return Accepted(position: position.description)
+    }
+
+    func removeDevice(_ request: Request, _ context: HearthRequestContext) async throws -> Accepted {
+        let user = try context.authenticatedUser()
+        let token = try DeviceTokenRule.validated(context.parameters.get("token") ?? "", field: "token")
+        let position = try await publisher.publish(DeviceRemoved(userId: user, token: token, reason: "user"), correlationId: context.correlationId)
+        return Accepted(position: position.description)
+    }
+
+    struct WebhookAccepted: ResponseEncodable {
+        @LowercaseID var webhookId: UUID
+        let events: [String]
+        let position: String
+
+        enum CodingKeys: String, CodingKey {
+            case webhookId = "webhook_id"
+            case events, position
+        }
+    }
+
+    func registerWebhook(_ request: Request, _ context: HearthRequestContext) async throws -> WebhookAccepted {
+        let user = try context.authenticatedUser()
+        let body = try await JSONRequestBody.decode(WebhookRequestBody.self, from: request, context: context)
+            .validated(allowPlainHTTP: allowPlainHTTPWebhooks)
+        let event = WebhookRegistered(webhookId: UUID(), userId: user, url: body.url, secret: body.secret, events: body.events)
+        let position = try await publisher.publish(event, correlationId: context.correlationId)
+        return WebhookAccepted(webhookId: event.webhookId, events: event.events, position: position.description)
+    }
+
+    func updateSettings(_ request: Request, _ context: HearthRequestContext) async throws -> Accepted {
+        let user = try context.authenticatedUser()
+        let body = try await JSONRequestBody.decode(NotificationSettingsBody.self, from: request, context: context).validated()
+        let position = try await publisher.publish(
+            NotificationSettingsUpdated(
+                userId: user, timeZone: body.timeZone, quietHoursStart: body.quietHoursStart, quietHoursEnd: body.quietHoursEnd,
+                channels: body.channels),
+            correlationId: context.correlationId)
+        return Accepted(position: position.description)
+    }
+
+    // MARK: Inbox
+
+    struct InboxEntry: Encodable {
+        @LowercaseID var id: UUID
+        @LowercaseID var reminderId: UUID
+        let title: String
+        let body: String?
+        let createdAt: String
+        let read: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case id
+            case reminderId = "reminder_id"
+            case title, body
+            case createdAt = "created_at"
+            case read
+        }
+
+        init(_ item: InboxItem) {
+            id = item.notificationId
+            reminderId = item.reminderId
+            title = item.title
+            body = item.body
+            createdAt = Timestamp.format(item.createdAt)
+            read = item.read
+        }
+    }
+
+    struct InboxPage: ResponseEncodable {
+        let notifications: [InboxEntry]
+        let nextCursor: String?
+
+        enum CodingKeys: String, CodingKey {
+            case notifications
+            case nextCursor = "next_cursor"
+        }
+    }
+
+    func list(_ request: Request, _ context: HearthRequestContext) async throws -> InboxPage {
+        let user = try context.authenticatedUser()
+        let query = request.uri.queryParameters
+        var unreadOnly = false
+        if let text = query.get("unread") {
+            switch text {
+            case "true", "1": unreadOnly = true
+            case "false", "0", "": unreadOnly = false
+            default: throw APIError.invalid("unread", "unread must be true or false")
+            }
+        }
+        var cursor: InboxReadModel.Cursor?
+        if let text = query.get("cursor"), !text.isEmpty {
+            guard let parsed = InboxReadModel.Cursor(text: text) else { throw APIError.invalid("cursor", "cursor is not one this API returned") }
+            cursor = parsed
+        }
+        var limit = 50
+        if let text = query.get("limit") {
+            guard let value = Int(text), (1...100).contains(value) else { throw APIError.invalid("limit", "limit must be 1 to 100") }
+            limit = value
+        }
+        let page = try await inbox.page(userId: user, unreadOnly: unreadOnly, after: cursor, limit: limit)
+        return InboxPage(notifications: page.items.map(InboxEntry.init), nextCursor: page.next?.text)
+    }
+
+    func markRead(_ request: Request, _ context: HearthRequestContext) async throws -> Accepted {
+        let user = try context.authenticatedUser()
+        let id = try uuidParameter("id", context)
+        guard try await inbox.exists(id, userId: user) else { throw APIError.notFound("notification") }
+        let position = try await publisher.publish(NotificationRead(userId: user, notificationId: id), correlationId: context.correlationId)
+        return Accepted(position: position.description)
+    }
+
+    /// Server-sent events: `event: notification` with the entry as `data` and its id as `id`, and
+    /// a `: heartbeat` comment while idle. It subscribes before answering, so nothing delivered
+    /// after the response starts is missed.
+    func stream(_ request: Request, _ context: HearthRequestContext) throws -> Response {
+        let user = try context.authenticatedUser()
+        let items = hub.subscribe(user)
+        let interval = heartbeatInterval
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: ": connected\n\n"))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let (ticks, tick) = AsyncStream<Void>.makeStream()
+                group.addTask {
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: interval)
+                        tick.yield()
+                    }
+                }
+                // Merge the two sources by forwarding both into one ordered writer loop.
+                let (merged, sink) = AsyncStream<InboxItem?>.makeStream()
+                group.addTask {
+                    for await item in items { sink.yield(item) }
+                    sink.finish()
+                }
+                group.addTask {
+                    for await _ in ticks { sink.yield(nil) }
+                }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                for await item in merged {
+                    if let item {
+                        let data = String(decoding: try encoder.encode(InboxEntry(item)), as: UTF8.self)
+                        try await writer.write(ByteBuffer(
+                            string: "event: notification\nid: \(item.notificationId.uuidString.lowercased())\ndata: \(data)\n\n"))
+                    } else {
+                        try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                    }
+                }
+                group.cancelAll()
+                tick.finish()
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    private func uuidParameter(_ name: String, _ context: HearthRequestContext) throws -> UUID {
+        guard let text = context.parameters.get(name), let id = UUID(uuidString: text) else {
+            throw APIError.invalid(name, "\(name) must be a UUID")
+        }
+        return id
+    }
+}
