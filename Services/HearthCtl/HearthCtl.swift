@@ -7,6 +7,6 @@ struct HearthCtl: AsyncParsableCommand {
         abstract: "Hearth's developer and operator CLI: topics, events, traces, replays, dead letters, embeddings.",
         subcommands: [
             CatalogueCommand.self, TopicsCommand.self, TailCommand.self, TraceCommand.self, ReplayCommand.self,
-            DeadLetterCommand.self, EmbedCommand.self,
+            DeadLetterCommand.self, EmbedCommand.self, IngestCommand.self, EvalCommand.self,
         ])
 }

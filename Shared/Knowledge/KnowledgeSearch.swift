@@ -92,13 +92,24 @@ public struct KnowledgeSearch: Sendable {
     public var candidateDepth: Int
     /// RRF's `k`: larger values flatten the difference between ranks.
     public var rrfK: Double
+    /// The text list's weight in the fusion (the vector list's is 1).
+    public var textWeight: Double
+    /// In hybrid mode, the text list holds only chunks with at least this share of the query's
+    /// words: a chunk sharing one common word with a paraphrase is no evidence, and would push
+    /// the semantic matches down.
+    public var hybridTextCoverage: Double
 
-    public init(client: PostgresClient, provider: any EmbeddingProvider, logger: Logger, candidateDepth: Int = 40, rrfK: Double = 60) {
+    public init(
+        client: PostgresClient, provider: any EmbeddingProvider, logger: Logger, candidateDepth: Int = 40, rrfK: Double = 60,
+        textWeight: Double = 1, hybridTextCoverage: Double = 0.5
+    ) {
         self.client = client
         self.provider = provider
         self.logger = logger
         self.candidateDepth = candidateDepth
         self.rrfK = rrfK
+        self.textWeight = textWeight
+        self.hybridTextCoverage = hybridTextCoverage
     }
 
     public func search(_ query: SearchQuery) async throws -> [SearchHit] {
@@ -111,11 +122,11 @@ public struct KnowledgeSearch: Sendable {
             return Array(try await textCandidates(query, documents: query.limit).prefix(query.limit))
         case .hybrid:
             async let vector = vectorCandidates(query, documents: depth)
-            async let text = textCandidates(query, documents: depth)
+            async let text = textCandidates(query, documents: depth, minimumCoverage: hybridTextCoverage)
             let lists = try await [vector, text]
             var best: [String: SearchHit] = [:]
             for list in lists { for hit in list where best[hit.documentId] == nil { best[hit.documentId] = hit } }
-            let fused = ReciprocalRankFusion.fuse(lists.map { $0.map(\.documentId) }, k: rrfK)
+            let fused = ReciprocalRankFusion.fuse(lists.map { $0.map(\.documentId) }, weights: [1, textWeight], k: rrfK)
             return fused.prefix(query.limit).compactMap { entry in
                 guard var hit = best[entry.id] else { return nil }
                 hit.score = entry.score
@@ -157,16 +168,26 @@ public struct KnowledgeSearch: Sendable {
         }
     }
 
-    /// Documents matching any of the query's words, ranked by `ts_rank` (title words weigh more).
-    public func textCandidates(_ query: SearchQuery, documents: Int) async throws -> [SearchHit] {
+    /// Chunks matching any of the query's words. The score is mostly coverage (the share of the
+    /// query's distinct stemmed words the chunk contains), then `ts_rank` (title words weigh
+    /// more) below a tenth of a point to order equal coverage. `minimumCoverage` drops chunks
+    /// that contain fewer of the words.
+    public func textCandidates(_ query: SearchQuery, documents: Int, minimumCoverage: Double = 0) async throws -> [SearchHit] {
         let model = provider.model.name
         let text = query.text
         return try await collectDocuments(documents) { chunkLimit in
             var sql: PostgresQuery = """
-                SELECT * FROM (\(unescaped: Self.columns), ts_rank(search_text, q.query)::float8 AS distance
-                FROM document_chunks, (SELECT replace(plainto_tsquery('english', \(text))::text, ' & ', ' | ')::tsquery AS query) AS q
-                WHERE search_text @@ q.query AND \(unescaped: Self.filterSQL(start: 2))
-                ORDER BY distance DESC, id LIMIT \(chunkLimit)) AS c ORDER BY distance DESC, id
+                SELECT * FROM (
+                    \(unescaped: Self.columns),
+                           (cardinality(ARRAY(SELECT unnest(tsvector_to_array(search_text)) INTERSECT SELECT unnest(q.words)))::float8
+                               / greatest(cardinality(q.words), 1)
+                            + 0.1 * ts_rank(search_text, q.query) / (1 + ts_rank(search_text, q.query)))::float8 AS distance
+                    FROM document_chunks,
+                         (SELECT replace(plainto_tsquery('english', \(text))::text, ' & ', ' | ')::tsquery AS query,
+                                 tsvector_to_array(to_tsvector('english', \(text))) AS words) AS q
+                    WHERE search_text @@ q.query AND \(unescaped: Self.filterSQL(start: 2))) AS c
+                WHERE distance >= \(minimumCoverage)
+                ORDER BY distance DESC, id LIMIT \(chunkLimit)
                 """
             try Self.bindFilters(&sql, query: query, model: model)
             return try await client.withConnection { connection in

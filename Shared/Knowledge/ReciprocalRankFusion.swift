@@ -1,5 +1,5 @@
 /// Reciprocal rank fusion (Cormack, Clarke and Büttcher, 2009): an item's fused score is the sum
-/// over the rankings that contain it of `1 / (k + rank)`, rank starting at 1. It needs no score
+/// over the rankings that contain it of `weight / (k + rank)`, rank starting at 1. It needs no score
 /// calibration between the rankings, which is why it suits cosine distances beside text ranks.
 public enum ReciprocalRankFusion {
     public struct Fused: Sendable, Equatable {
@@ -9,14 +9,17 @@ public enum ReciprocalRankFusion {
 
     /// Fuses rankings (best first; an id repeated within one ranking counts at its first place).
     /// Ties are broken by the best single rank, then by id, so the order is deterministic.
-    public static func fuse(_ rankings: [[String]], k: Double = 60) -> [Fused] {
+    /// `weights` scale each ranking's contributions (default 1 each).
+    public static func fuse(_ rankings: [[String]], weights: [Double]? = nil, k: Double = 60) -> [Fused] {
+        precondition(weights == nil || weights!.count == rankings.count, "one weight per ranking")
         var scores: [String: Double] = [:]
         var bestRank: [String: Int] = [:]
-        for ranking in rankings {
+        for (index, ranking) in rankings.enumerated() {
+            let weight = weights?[index] ?? 1
             var seen: Set<String> = []
             for (offset, id) in ranking.enumerated() where seen.insert(id).inserted {
                 let rank = offset + 1
-                scores[id, default: 0] += 1 / (k + Double(rank))
+                scores[id, default: 0] += weight / (k + Double(rank))
                 bestRank[id] = min(bestRank[id] ?? .max, rank)
             }
         }
