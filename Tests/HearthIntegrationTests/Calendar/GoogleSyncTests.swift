@@ -1,0 +1,142 @@
+import Foundation
+import HearthDomain
+import HearthEvents
+import HearthStore
+import PostgresNIO
+import Testing
+
+extension BackboneSuite {
+    /// The one-way mirror into Google Calendar, against a local fake of Google's token and
+    /// Calendar endpoints.
+    @Suite struct GoogleSync {
+        /// Until the fake holds exactly `expected` (Google id → title), or the time is up.
+        static func converge(_ fake: FakeGoogle, to expected: [String: String]) async throws -> Bool {
+            try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
+                await fake.events().mapValues { $0.summary ?? "" } == expected
+            }
+        }
+
+        @Test func createMoveDeleteMirrorsExactlyAndARedeliveryMakesNoDuplicate() async throws {
+            try await CalendarStack.with { fake, gateway, user in
+                let dentist = try await CalendarStack.create(gateway, user: user, [
+                    "title": "Dentist", "start": "2026-05-04T09:00:00Z", "end": "2026-05-04T09:45:00Z", "kind": "appointment",
+                    "location": "Main St 4, Springfield"])
+                let picnic = try await CalendarStack.create(gateway, user: user, [
+                    "title": "Picnic", "start": "2026-05-09", "all_day": true, "kind": "adhoc", "time_zone": "Europe/Berlin"])
+                let training = try await CalendarStack.create(gateway, user: user, [
+                    "title": "Football training", "start": "2026-05-05T17:30", "end": "2026-05-05T19:00", "time_zone": "Europe/Berlin",
+                    "kind": "training", "rrule": "FREQ=WEEKLY;BYDAY=TU,TH;COUNT=8"])
+                for reply in [dentist, picnic, training] { #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))") }
+                let ids = try [dentist, picnic, training].map { try #require(($0.json["event_id"] as? String).flatMap(UUID.init(uuidString:))) }
+                let googleIds = ids.map(GoogleEventId.derive(from:))
+                #expect(try await Self.converge(fake, to: [googleIds[0]: "Dentist", googleIds[1]: "Picnic", googleIds[2]: "Football training"]))
+
+                let mirrored = await fake.events()
+                #expect(CalendarStack.instant(mirrored[googleIds[0]]?.start.dateTime) == CalendarStack.instant("2026-05-04T09:00:00Z"))
+                #expect(mirrored[googleIds[0]]?.location == "Main St 4, Springfield")
+                #expect(mirrored[googleIds[1]]?.start.date == "2026-05-09" && mirrored[googleIds[1]]?.end.date == "2026-05-10")
+                #expect(mirrored[googleIds[2]]?.recurrence == ["RRULE:FREQ=WEEKLY;BYDAY=TU,TH;COUNT=8"])
+                #expect(mirrored[googleIds[2]]?.start.timeZone == "Europe/Berlin")
+
+                // Move the dentist, delete the picnic.
+                let moved = try await HTTPTestClient.send(
+                    "PUT", gateway.baseURL.appendingPathComponent("v1/calendar/events/\(ids[0].uuidString.lowercased())"),
+                    body: try JSONSerialization.data(withJSONObject: [
+                        "title": "Dentist (moved)", "start": "2026-05-06T14:00:00Z", "end": "2026-05-06T14:45:00Z", "kind": "appointment"]),
+                    headers: user.headers)
+                #expect(moved.status == 200 && moved.json["sequence"] as? Int == 1)
+                let deleted = try await HTTPTestClient.send(
+                    "DELETE", gateway.baseURL.appendingPathComponent("v1/calendar/events/\(ids[1].uuidString.lowercased())"), headers: user.headers)
+                #expect(deleted.status == 204)
+                #expect(try await Self.converge(fake, to: [googleIds[0]: "Dentist (moved)", googleIds[2]: "Football training"]))
+                let afterMove = await fake.events()
+                #expect(CalendarStack.instant(afterMove[googleIds[0]]?.start.dateTime) == CalendarStack.instant("2026-05-06T14:00:00Z"))
+
+                // The API and Google agree on what exists.
+                let listed = try await CalendarStack.list(gateway, user: user, from: "2026-05-01", to: "2026-06-01")
+                let listedIds = Set(listed.compactMap { ($0["event_id"] as? String).flatMap(UUID.init(uuidString:)) }.map(GoogleEventId.derive(from:)))
+                #expect(listedIds == Set(afterMove.keys))
+
+                // Redeliver the training's creation exactly as it was (same event id), after
+                // forgetting that it was mirrored, as if the first attempt's transaction had
+                // rolled back after Google accepted it: the insert meets a 409 and becomes an update.
+                let conflictsBefore = await fake.insertConflicts
+                try await TestEnvironment.withPostgres { client in
+                    try await client.query("DELETE FROM calendar_links WHERE hearth_id = \(ids[2])", logger: TestEnvironment.logger)
+                    let rows = try await client.query(
+                        "SELECT envelope::text FROM event_log WHERE type = 'calendar.event_created' AND key = \(ids[2].uuidString.lowercased())",
+                        logger: TestEnvironment.logger)
+                    var envelope: String?
+                    for try await text in rows.decode(String.self) { envelope = text }
+                    let original = try #require(envelope)
+                    guard case .event(let decoded) = try EventCatalogue.hearth.decode(Data(original.utf8)),
+                          let created = decoded.payload as? CalendarEventCreated
+                    else { Issue.record("the archived creation does not decode"); return }
+                    let publisher = EventPublisher(producer: try KafkaTestEnvironment.producer(clientId: "hearth-tests-calendar"), source: "tests")
+                    try await publisher.publish(Envelope(
+                        created, correlationId: decoded.metadata.correlationId, source: decoded.metadata.source, id: decoded.metadata.id,
+                        occurredAt: decoded.metadata.occurredAt))
+                }
+                let conflicted = try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { await fake.insertConflicts > conflictsBefore }
+                #expect(conflicted, "the redelivered insert reached Google and was answered 409")
+                #expect(try await Self.converge(fake, to: [googleIds[0]: "Dentist (moved)", googleIds[2]: "Football training"]))
+                #expect(await fake.events().count == 2, "no duplicate")
+            }
+        }
+
+        @Test func a401RefreshesOnceAndInvalidGrantBreaksTheLinkAndAsksForAReminder() async throws {
+            try await CalendarStack.with { fake, gateway, user in
+                let first = try await CalendarStack.create(gateway, user: user, ["title": "Call with coach", "start": "2026-06-01T08:00:00Z", "end": "2026-06-01T08:30:00Z", "kind": "call"])
+                let firstId = try #require((first.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
+                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { await fake.events()[GoogleEventId.derive(from: firstId)] != nil })
+
+                // Access tokens die early: the next call is a 401, answered by exactly one refresh.
+                await fake.expireAccessTokens()
+                let refreshesBefore = await fake.refreshGrants
+                let unauthorizedBefore = await fake.unauthorizedAnswers
+                let second = try await CalendarStack.create(gateway, user: user, ["title": "Swim", "start": "2026-06-02T16:00:00Z", "end": "2026-06-02T17:00:00Z", "kind": "training"])
+                let secondId = try #require((second.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
+                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { await fake.events()[GoogleEventId.derive(from: secondId)] != nil })
+                #expect(await fake.refreshGrants == refreshesBefore + 1, "one refresh for one 401")
+                #expect(await fake.unauthorizedAnswers == unauthorizedBefore + 1)
+
+                // Busy Google: 503 then 429, both waited out.
+                await fake.failNext([503, 429])
+                let third = try await CalendarStack.create(gateway, user: user, ["title": "Piano", "start": "2026-06-03T16:00:00Z", "end": "2026-06-03T17:00:00Z", "kind": "appointment"])
+                let thirdId = try #require((third.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
+                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { await fake.events()[GoogleEventId.derive(from: thirdId)] != nil })
+
+                // The user revokes access at Google: invalid_grant breaks the link and the user is told.
+                await fake.revokeGrants()
+                let fourth = try await CalendarStack.create(gateway, user: user, ["title": "Never mirrored", "start": "2026-06-04T16:00:00Z", "end": "2026-06-04T17:00:00Z", "kind": "adhoc"])
+                let fourthId = try #require((fourth.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
+                let userId = try #require(UUID(uuidString: user.userId))
+                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { try await CalendarStack.linkStatus(of: userId) == "broken" })
+
+                let reminder = try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
+                    try await Self.archived("reminder.requested", user: userId)?.contains("\"source\":\"calendar-sync\"") == true
+                }
+                #expect(reminder, "a reminder.requested from calendar-sync for the user")
+                let text = try #require(try await Self.archived("reminder.requested", user: userId))
+                let reminderData = try #require((try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["data"] as? [String: Any])
+                #expect(reminderData["urgent"] as? Bool == true)
+                #expect(reminderData["source"] as? String == "calendar-sync")
+                #expect(try await Self.archived("google.link_broken", user: userId) != nil)
+                #expect(await fake.events()[GoogleEventId.derive(from: fourthId)] == nil)
+            }
+        }
+
+        /// The newest archived event of `type` about `user`, as JSON text.
+        static func archived(_ type: String, user: UUID) async throws -> String? {
+            try await TestEnvironment.withPostgres { client in
+                let rows = try await client.query(
+                    """
+                    SELECT envelope::text FROM event_log WHERE type = \(type) AND lower(envelope->'data'->>'user_id') = \(user.uuidString.lowercased())
+                    ORDER BY occurred_at DESC LIMIT 1
+                    """, logger: TestEnvironment.logger)
+                for try await text in rows.decode(String.self) { return text }
+                return nil
+            }
+        }
+    }
+}
