@@ -10,9 +10,12 @@ import Testing
     static func parts(_ token: String) throws -> (header: [String: Any], claims: [String: Any], input: String, signature: Data) {
         let pieces = token.split(separator: ".").map(String.init)
         try #require(pieces.count == 3)
-        let header = try #require(try JSONSerialization.jsonObject(with: #require(Base64URL.decode(pieces[0]))) as? [String: Any])
-        let claims = try #require(try JSONSerialization.jsonObject(with: #require(Base64URL.decode(pieces[1]))) as? [String: Any])
-        return (header, claims, pieces[0] + "." + pieces[1], try #require(Base64URL.decode(pieces[2])))
+        let headerBytes = try #require(Base64URL.decode(pieces[0]))
+        let claimBytes = try #require(Base64URL.decode(pieces[1]))
+        let signature = try #require(Base64URL.decode(pieces[2]))
+        let header = try #require(try JSONSerialization.jsonObject(with: headerBytes) as? [String: Any])
+        let claims = try #require(try JSONSerialization.jsonObject(with: claimBytes) as? [String: Any])
+        return (header, claims, pieces[0] + "." + pieces[1], signature)
     }
 
     @Test func theProviderTokenIsAnES256JWTThatVerifiesWithThePublicKey() throws {
