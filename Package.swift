@@ -222,7 +222,16 @@ let package = Package(
             path: "Services/CalendarSync",
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "Notifier", dependencies: ["HearthRuntime", "HearthDomain", "HearthNotifications"], path: "Services/Notifier", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "Notifier",
+            dependencies: [
+                "HearthRuntime", "HearthDomain", "HearthNotifications",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Services/Notifier",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "DevBroker",
             dependencies: [

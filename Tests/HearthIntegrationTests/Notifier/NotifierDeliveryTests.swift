@@ -117,7 +117,8 @@ extension BackboneSuite {
         }
 
         @Test func twoNotifiersAgainstOneDatabaseNeverSendAReminderTwice() async throws {
-            try await NotifierStack.with(notifiers: 2) { stack, _ in
+            // A lease far longer than a batch takes: a claim is never taken over from a live holder.
+            try await NotifierStack.with(notifiers: 2, notifier: ["HEARTH_NOTIFIER_LEASE_S": "30"]) { stack, _ in
                 let user = try await GatewayUser.signIn(stack.gateway)
                 let token = try await stack.registerDevice(user)
                 let userId = try #require(UUID(uuidString: user.userId))
