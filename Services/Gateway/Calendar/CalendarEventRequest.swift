@@ -57,7 +57,7 @@ struct CalendarEventRequest: Decodable {
         for member in memberIds ?? [] where !members.contains(member) { members.append(member) }
         guard members.count <= Self.maxMembers else { throw APIError.invalid("member_ids", "at most \(Self.maxMembers) members") }
         return CalendarEntryState(
-            title: title, start: times.start, end: times.end, allDay: times.allDay, timeZone: times.timeZone.identifier, kind: kind,
+            title: title, start: times.start, end: times.end, allDay: times.allDay, timeZone: timeZone ?? "UTC", kind: kind,
             memberIds: members, location: location?.isEmpty == true ? nil : location,
             rrule: times.rule?.text(allDay: times.allDay, timeZone: times.timeZone))
     }
