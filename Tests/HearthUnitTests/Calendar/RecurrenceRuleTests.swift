@@ -101,12 +101,12 @@ import Testing
     @Test func overlappingEntriesOfTheSameMemberConflict() throws {
         let dentist = try Self.entry("Dentist", "2026-03-03T10:00Z", "2026-03-03T11:00Z", members: [Self.ada])
         let call = try Self.entry("Call", "2026-03-03T10:30Z", "2026-03-03T11:30Z", members: [Self.ada, Self.bo])
-        let touching = try Self.entry("Later", "2026-03-03T11:00Z", "2026-03-03T12:00Z", members: [Self.ada])
+        let touching = try Self.entry("Later", "2026-03-03T11:30Z", "2026-03-03T12:30Z", members: [Self.ada])
         let someoneElse = try Self.entry("Bo only", "2026-03-03T10:00Z", "2026-03-03T11:00Z", members: [Self.bo])
         let found = ConflictDetector.conflicts(of: call, among: [dentist, touching, someoneElse])
-        #expect(found.map(\.otherTitle) == ["Dentist", "Bo only"])
-        #expect(found[0].memberIds == [Self.ada])
-        #expect(ConflictDetector.conflicts(of: touching, among: [dentist]).isEmpty, "back-to-back is not a conflict")
+        #expect(Set(found.map(\.otherTitle)) == ["Dentist", "Bo only"], "Later starts as the call ends: back-to-back is no conflict")
+        #expect(found.first { $0.otherTitle == "Dentist" }?.memberIds == [Self.ada])
+        #expect(found.first { $0.otherTitle == "Bo only" }?.memberIds == [Self.bo])
     }
 
     @Test func recurringEntriesConflictWithALaterOccurrence() throws {
@@ -140,7 +140,8 @@ import Testing
         let long = "SUMMARY:" + String(repeating: "é", count: 60) + String(repeating: "x", count: 50)
         let folded = ICalendarFormat.fold(long)
         #expect(folded.hasSuffix("\r\n"))
-        let physical = folded.dropLast(2).components(separatedBy: "\r\n")
+        // "\r\n" is one Character: dropLast() removes the whole line break.
+        let physical = String(folded.dropLast()).components(separatedBy: "\r\n")
         #expect(physical.count > 1)
         for (index, line) in physical.enumerated() {
             #expect(line.utf8.count <= 75)
