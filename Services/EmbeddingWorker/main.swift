@@ -13,6 +13,11 @@ do {
     FileHandle.standardError.write(Data("embedding-worker: cannot start: \(error)\n".utf8))
     exit(78)  // EX_CONFIG
 }
+// Embedding takes far longer per event than other projections' writes: smaller batches keep each
+// transaction (and the pause between Kafka polls) short. An explicit setting still wins.
+if ProcessInfo.processInfo.environment["HEARTH_PROJECTION_BATCH_SIZE"] == nil {
+    setenv("HEARTH_PROJECTION_BATCH_SIZE", "32", 1)
+}
 let announcer = ContentEmbeddedAnnouncer()
 let host = ServiceHost.bootstrap(service: "embedding-worker", defaultPort: 8082, owner: .embeddingWorker) {
     [DocumentChunksProjection(provider: provider, announcer: announcer)]

@@ -22,6 +22,8 @@ struct GatewayAPI: Sendable {
     let feedback: FeedbackRoutes
     let admin: AdminRoutes
     let assist: AssistAPI
+    let search: SearchRoutes
+    let documents: DocumentAdminRoutes
     let calendar: CalendarAPI
     let notifications: NotificationRoutes
     let notificationServices: [any Service]
@@ -80,6 +82,8 @@ struct GatewayAPI: Sendable {
             feedback: FeedbackRoutes(publisher: host.publisher, membership: membership),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
             assist: try AssistAPI.make(host: host, admins: settings.adminUserIds),
+            search: try SearchRoutes.make(host: host),
+            documents: DocumentAdminRoutes(publisher: host.publisher),
             calendar: try CalendarAPI.make(host: host, membership: membership, consistency: consistency),
             notifications: notifications.routes,
             notificationServices: notifications.services,
@@ -109,6 +113,8 @@ struct GatewayAPI: Sendable {
         let adminOnly = authenticated.group("admin").add(middleware: AdminOnly(admins: settings.adminUserIds))
         admin.register(on: adminOnly)
         assist.routes.register(on: authenticated)
+        search.register(on: authenticated)
+        documents.register(on: adminOnly)
         calendar.register(on: authenticated)
         notifications.register(on: authenticated)
         assist.usage.register(on: authenticated)
