@@ -1,4 +1,5 @@
 import Foundation
+import HearthEvents
 import HearthNotifications
 import Logging
 
@@ -96,11 +97,11 @@ struct DeliveryChannels: Sendable {
             }
         case .webhook(let webhook):
             let document = WebhookReminderBody(
-                event: "reminder", notificationId: notificationId, reminderId: reminder.reminderId, userId: reminder.userId,
-                title: reminder.title, body: reminder.body, dueAt: dueAt, sentAt: now)
+                event: "reminder", notificationId: notificationId.uuidString.lowercased(), reminderId: reminder.reminderId.uuidString.lowercased(),
+                userId: reminder.userId.uuidString.lowercased(), title: reminder.title, body: reminder.body,
+                dueAt: Timestamp.format(dueAt), sentAt: Timestamp.format(now))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            encoder.dateEncodingStrategy = .iso8601
             guard let body = try? encoder.encode(document) else { return .failed("cannot encode the webhook body") }
             switch await webhooks.deliver(url: webhook.url, secret: webhook.secret, event: "reminder", deliveryId: notificationId, body: body, now: now) {
             case .delivered: return .delivered
@@ -111,16 +112,16 @@ struct DeliveryChannels: Sendable {
     }
 }
 
-/// What a webhook endpoint receives for a reminder.
+/// What a webhook endpoint receives for a reminder (ids lowercase, times RFC 3339 UTC with ms).
 struct WebhookReminderBody: Encodable {
     var event: String
-    var notificationId: UUID
-    var reminderId: UUID
-    var userId: UUID
+    var notificationId: String
+    var reminderId: String
+    var userId: String
     var title: String
     var body: String?
-    var dueAt: Date
-    var sentAt: Date
+    var dueAt: String
+    var sentAt: String
 
     enum CodingKeys: String, CodingKey {
         case event

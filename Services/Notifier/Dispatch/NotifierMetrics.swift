@@ -16,7 +16,8 @@ struct NotifierMetrics: Sendable {
 
     func sent(channel: String, latenessMs: Int64) {
         Counter(label: "hearth_reminders_sent_total", dimensions: [("channel", channel)]).increment()
-        Recorder(label: "hearth_reminder_lateness_seconds", dimensions: [("channel", channel)]).record(Double(latenessMs) / 1000)
+        // A Timer, so the histogram has the duration buckets (ms to 10 s) rather than value ones.
+        Timer(label: "hearth_reminder_lateness_seconds", dimensions: [("channel", channel)]).recordMilliseconds(latenessMs)
     }
 
     func failed(channel: String) {
