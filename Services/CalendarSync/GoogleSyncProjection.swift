@@ -16,7 +16,7 @@ import PostgresNIO
 struct GoogleSyncProjection: Projection {
     let name = "google_sync"
     let topics: [Topic] = [.calendar, .chores]
-    let tables = ["google_links", "calendar_links"]
+    let tables = ["google_links", "calendar_links", "google_sync_entries"]
 
     let calendar: GoogleCalendarClient
     let tokens: AccessTokens
@@ -40,6 +40,7 @@ struct GoogleSyncProjection: Projection {
                     ON CONFLICT (user_id) DO UPDATE SET household_id = EXCLUDED.household_id, calendar_id = EXCLUDED.calendar_id,
                         status = 'connected', reason = NULL, changed_at = EXCLUDED.changed_at
                     """, logger: logger)
+                try await backfill(connected, event: event, on: connection, logger: logger)
             case let disconnected as GoogleLinkDisconnected:
                 await tokens.forget(disconnected.userId)
                 try await setStatus(of: disconnected.userId, "disconnected", reason: nil, at: time, on: connection, logger: logger)
@@ -53,6 +54,9 @@ struct GoogleSyncProjection: Projection {
                 let entry = GoogleEventBody.entry(id: updated.eventId, state: updated.entry, sequence: updated.sequence, at: time)
                 try await mirror(entry, household: updated.householdId, owner: updated.updatedBy, event: event, on: connection, logger: logger)
             case let deleted as CalendarEventDeleted:
+                try await connection.query(
+                    "UPDATE google_sync_entries SET deleted = true, last_event_id = \(event.metadata.id) WHERE hearth_id = \(deleted.eventId)",
+                    logger: logger)
                 try await remove(deleted.eventId, event: event, on: connection, logger: logger)
             case let chore as ChoreScheduled:
                 guard let entry = GoogleEventBody.entry(chore: chore, at: time) else {
@@ -92,9 +96,42 @@ struct GoogleSyncProjection: Projection {
 
     private func mirror(_ entry: CalendarEntry, household: UUID?, owner: UUID, event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
         let body = try GoogleEventBody(entry).json()
-        let googleId = GoogleEventId.derive(from: entry.id)
-        for target in try await targets(household: household, owner: owner, on: connection, logger: logger) {
-            let previous = try await linkStatus(entry.id, user: target.userId, on: connection, logger: logger)
+        try await connection.query(
+            """
+            INSERT INTO google_sync_entries (hearth_id, household_id, owner_user_id, body, last_event_id)
+            VALUES (\(entry.id), \(household), \(owner), \(String(decoding: body, as: UTF8.self))::jsonb, \(event.metadata.id))
+            ON CONFLICT (hearth_id) DO UPDATE SET body = EXCLUDED.body, last_event_id = EXCLUDED.last_event_id
+            WHERE NOT google_sync_entries.deleted
+            """, logger: logger)
+        let targets = try await targets(household: household, owner: owner, on: connection, logger: logger)
+        try await push(entry.id, body: body, to: targets, event: event, on: connection, logger: logger)
+    }
+
+    /// A user who links after entries exist gets every live entry of their household (or their
+    /// own, without one) mirrored now; entries that arrive later are mirrored as they come.
+    private func backfill(_ connected: GoogleLinkConnected, event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query(
+            """
+            SELECT hearth_id, body::text FROM google_sync_entries
+            WHERE NOT deleted AND ((\(connected.householdId)::uuid IS NOT NULL AND household_id = \(connected.householdId)::uuid)
+                                   OR owner_user_id = \(connected.userId))
+            ORDER BY hearth_id
+            """, logger: logger)
+        var entries: [(UUID, String)] = []
+        for try await row in rows.decode((UUID, String).self) { entries.append(row) }
+        let target = [Target(userId: connected.userId, calendarId: connected.calendarId)]
+        for (id, body) in entries {
+            try await push(id, body: Data(body.utf8), to: target, event: event, on: connection, logger: logger)
+        }
+        if !entries.isEmpty { logger.info("backfilled a new Google link", metadata: ["user_id": "\(connected.userId)", "entries": "\(entries.count)"]) }
+    }
+
+    private func push(_ hearthId: UUID, body: Data, to targets: [Target], event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        let googleId = GoogleEventId.derive(from: hearthId)
+        for target in targets {
+            // A link found broken earlier in this batch stays untouched: one break, one reminder.
+            guard try await isConnected(target.userId, on: connection, logger: logger) else { continue }
+            let previous = try await linkStatus(hearthId, user: target.userId, on: connection, logger: logger)
             if previous?.lastEventId == event.metadata.id && previous?.status == "synced" { continue }
             do {
                 let credentials = credentialsReader(target.userId, on: connection, logger: logger)
@@ -114,12 +151,12 @@ struct GoogleSyncProjection: Projection {
                 guard (200..<300).contains(reply.status) else {
                     throw CalendarRequestRefused(status: reply.status, detail: String(decoding: reply.body.prefix(300), as: UTF8.self))
                 }
-                try await record(entry.id, target: target, googleId: googleId, etag: reply.etag, status: "synced", error: nil, event: event, on: connection, logger: logger)
+                try await record(hearthId, target: target, googleId: googleId, etag: reply.etag, status: "synced", error: nil, event: event, on: connection, logger: logger)
             } catch let broken as LinkBroken {
                 try await breakLink(broken, event: event, on: connection, logger: logger)
             } catch let refused as CalendarRequestRefused {
-                logger.error("Google refused an entry", metadata: ["hearth_id": "\(entry.id)", "user_id": "\(target.userId)", "status": "\(refused.status)"])
-                try await record(entry.id, target: target, googleId: googleId, etag: nil, status: "failed", error: refused.description, event: event, on: connection, logger: logger)
+                logger.error("Google refused an entry", metadata: ["hearth_id": "\(hearthId)", "user_id": "\(target.userId)", "status": "\(refused.status)"])
+                try await record(hearthId, target: target, googleId: googleId, etag: nil, status: "failed", error: refused.description, event: event, on: connection, logger: logger)
             }
         }
     }
@@ -136,6 +173,7 @@ struct GoogleSyncProjection: Projection {
             links.append((Target(userId: user, calendarId: calendarId), googleId))
         }
         for (target, googleId) in links {
+            guard try await isConnected(target.userId, on: connection, logger: logger) else { continue }
             do {
                 let reply = try await calendar.delete(eventId: googleId, calendarId: target.calendarId, user: target.userId, credentials: credentialsReader(target.userId, on: connection, logger: logger))
                 // Gone already (404, 410) is what a delete wants.
@@ -149,6 +187,12 @@ struct GoogleSyncProjection: Projection {
                 try await record(id, target: target, googleId: googleId, etag: nil, status: "failed", error: refused.description, event: event, on: connection, logger: logger)
             }
         }
+    }
+
+    private func isConnected(_ user: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let rows = try await connection.query("SELECT status FROM google_links WHERE user_id = \(user)", logger: logger)
+        for try await status in rows.decode(String.self) { return status == "connected" }
+        return false
     }
 
     struct LinkState {

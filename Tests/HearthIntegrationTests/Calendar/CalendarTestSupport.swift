@@ -17,7 +17,9 @@ enum CalendarStack {
         ]
     }
 
+    /// `beforeLinking` runs once the user has a household but no Google link yet.
     static func with(
+        beforeLinking: (@Sendable (_ gateway: ServiceProcess, _ user: GatewayUser) async throws -> Void)? = nil,
         _ body: @Sendable @escaping (_ fake: FakeGoogle, _ gateway: ServiceProcess, _ user: GatewayUser) async throws -> Void
     ) async throws {
         let fake = FakeGoogle()
@@ -26,6 +28,7 @@ enum CalendarStack {
             try await ServiceProcess.with("calendar-sync", environment: environment) { _ in
                 try await ServiceProcess.with("gateway", environment: environment) { gateway in
                     let (user, _) = try await GatewayUser.withHousehold(gateway, name: "The Calendar Testers")
+                    try await beforeLinking?(gateway, user)
                     try await connect(gateway, user: user)
                     try await body(fake, gateway, user)
                 }

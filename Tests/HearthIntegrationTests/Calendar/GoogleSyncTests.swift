@@ -84,8 +84,19 @@ extension BackboneSuite {
             }
         }
 
-        @Test func a401RefreshesOnceAndInvalidGrantBreaksTheLinkAndAsksForAReminder() async throws {
-            try await CalendarStack.with { fake, gateway, user in
+        @Test func aLateLinkIsBackfilledA401RefreshesOnceAndInvalidGrantBreaksTheLinkAndAsksForAReminder() async throws {
+            let early = EarlyEntry()
+            try await CalendarStack.with(beforeLinking: { gateway, user in
+                let reply = try await CalendarStack.create(gateway, user: user, [
+                    "title": "Booked before linking", "start": "2026-05-30T08:00:00Z", "end": "2026-05-30T09:00:00Z"])
+                await early.set((reply.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
+            }) { fake, gateway, user in
+                // Linking mirrors what the household calendar already held.
+                let earlyId = try #require(await early.id)
+                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
+                    await fake.events()[GoogleEventId.derive(from: earlyId)]?.summary == "Booked before linking"
+                })
+
                 let first = try await CalendarStack.create(gateway, user: user, ["title": "Call with coach", "start": "2026-06-01T08:00:00Z", "end": "2026-06-01T08:30:00Z", "kind": "call"])
                 let firstId = try #require((first.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
                 #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { await fake.events()[GoogleEventId.derive(from: firstId)] != nil })
@@ -139,4 +150,10 @@ extension BackboneSuite {
             }
         }
     }
+}
+
+/// Hands the id of an entry made before linking to the test body.
+actor EarlyEntry {
+    private(set) var id: UUID?
+    func set(_ value: UUID?) { id = value }
 }
