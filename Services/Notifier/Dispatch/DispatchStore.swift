@@ -241,6 +241,19 @@ struct DispatchStore: Sendable {
         return found
     }
 
+    /// Extends this instance's lease before it delivers to another target; false when the claim
+    /// is no longer ours (the lease ran out and another instance took it over), so we stop.
+    func renewLease(_ claim: ClaimedReminder, lease: TimeInterval) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            UPDATE reminder_dispatch SET lease_until = now() + make_interval(secs => \(lease))
+            WHERE reminder_id = \(claim.reminderId) AND due_at = \(claim.dueAt) AND owner = \(instance) AND state = 'sending'
+            RETURNING reminder_id
+            """, logger: logger)
+        for try await _ in rows.decode(UUID.self) { return true }
+        return false
+    }
+
     /// Quiet hours hold the reminder until `until`; the deferral is not an attempt.
     func deferClaim(_ claim: ClaimedReminder, until: Date) async throws {
         try await client.query(

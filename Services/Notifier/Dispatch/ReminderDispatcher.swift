@@ -97,6 +97,10 @@ struct ReminderDispatcher: Service {
             let settled = try await store.settledTargets(reminder.reminderId, dueAt: claim.dueAt)
             var retryAfter: TimeInterval?
             for target in channels.targets(for: reminder, user: user) where !settled.contains("\(target.channel)|\(target.key)") {
+                guard try await store.renewLease(claim, lease: settings.lease) else {
+                    logger.warning("lease lost mid-delivery, leaving the rest to the new holder", metadata: ["reminder_id": "\(key)"])
+                    return
+                }
                 if let wait = try await attempt(target, reminder: reminder, claim: claim, latenessMs: latenessMs) {
                     retryAfter = max(retryAfter ?? 0, wait)
                 }

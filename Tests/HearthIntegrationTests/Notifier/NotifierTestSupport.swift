@@ -181,7 +181,7 @@ final class NotificationStreamReader: Sendable {
     var connected: Bool { state.withLock { $0.connected } }
 
     func start(_ url: URL, headers: [String: String]) {
-        let reading = Task { [client, state] in
+        let reading = Task { [self] in
             var request = HTTPClientRequest(url: url.absoluteString)
             for (name, value) in headers { request.headers.add(name: name, value: value) }
             request.headers.add(name: "accept", value: "text/event-stream")
