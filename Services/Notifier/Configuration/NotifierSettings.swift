@@ -17,6 +17,7 @@ import HearthRuntime
 /// | HEARTH_APNS_CA_FILE | none | extra PEM trust root for the APNs hosts (tests' self-signed fake) |
 /// | HEARTH_WEBHOOK_MAX_FAILURES | 5 | consecutive failures after which a webhook is disabled |
 /// | HEARTH_NOTIFIER_SEND_TIMEOUT_S | 10 | per APNs / webhook request |
+/// | HEARTH_NOTIFIER_CATCH_UP_H | 168 | how far back overdue reminders are still sent (after downtime) |
 struct NotifierSettings: Sendable {
     struct APNs: Sendable {
         var credentials: APNsCredentials
@@ -33,6 +34,7 @@ struct NotifierSettings: Sendable {
     var apns: APNs?
     var webhookMaxFailures: Int
     var sendTimeoutSeconds: Int64
+    var catchUp: TimeInterval
 
     static func load(from service: ServiceSettings) throws -> NotifierSettings {
         let environment = service.environment
@@ -47,7 +49,8 @@ struct NotifierSettings: Sendable {
                 base: base, cap: max(base, cap), maxAttempts: try environment.int("HEARTH_NOTIFIER_MAX_ATTEMPTS", default: 5, range: 1...100)),
             apns: try loadAPNs(environment),
             webhookMaxFailures: try environment.int("HEARTH_WEBHOOK_MAX_FAILURES", default: 5, range: 1...1000),
-            sendTimeoutSeconds: Int64(try environment.int("HEARTH_NOTIFIER_SEND_TIMEOUT_S", default: 10, range: 1...300)))
+            sendTimeoutSeconds: Int64(try environment.int("HEARTH_NOTIFIER_SEND_TIMEOUT_S", default: 10, range: 1...300)),
+            catchUp: Double(try environment.int("HEARTH_NOTIFIER_CATCH_UP_H", default: 168, range: 1...87_600)) * 3600)
     }
 
     private static func loadAPNs(_ environment: EnvironmentReader) throws -> APNs? {

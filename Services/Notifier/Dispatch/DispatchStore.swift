@@ -78,13 +78,17 @@ struct DispatchStore: Sendable {
     /// Takes up every pending reminder that is due and not yet queued for its current due time;
     /// a reminder whose due time moved (rescheduled, re-requested) gets a fresh generation,
     /// unless an instance is mid-send on the old one (it notices and requeues it).
-    func enqueueDue() async throws {
+    ///
+    /// Only reminders due within `catchUp` are looked at: the projection keeps delivered
+    /// reminders as they were, so without a bound every round would re-check all of history.
+    /// A notifier that was down for longer than that does not send what fell out of the window.
+    func enqueueDue(catchUp: TimeInterval) async throws {
         try await client.query(
             """
             INSERT INTO reminder_dispatch (reminder_id, due_at, state, next_attempt_at)
             SELECT r.reminder_id, r.due_at, 'pending', r.due_at
             FROM reminders r
-            WHERE r.status = 'pending' AND r.due_at <= now()
+            WHERE r.status = 'pending' AND r.due_at <= now() AND r.due_at > now() - make_interval(secs => \(catchUp))
               AND NOT EXISTS (SELECT 1 FROM reminder_dispatch d WHERE d.reminder_id = r.reminder_id AND d.due_at = r.due_at)
             ON CONFLICT (reminder_id) DO UPDATE SET
                 due_at = EXCLUDED.due_at, state = 'pending', next_attempt_at = EXCLUDED.next_attempt_at, attempts = 0,

@@ -39,7 +39,7 @@ struct ReminderDispatcher: Service {
                     try await republish(olderThan: startUp ? 0 : 30)
                     lastRepublish = ContinuousClock.now
                 }
-                try await store.enqueueDue()
+                try await store.enqueueDue(catchUp: settings.catchUp)
                 metrics.due.record(try await store.dueCount())
                 let claims = try await store.claim(limit: settings.batchSize, lease: settings.lease)
                 claimedAny = !claims.isEmpty
