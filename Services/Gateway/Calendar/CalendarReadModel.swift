@@ -72,6 +72,17 @@ struct CalendarReadModel: Sendable {
         return try await Self.decode(rows).first
     }
 
+    /// The ids among `ids` that are not members of `household`.
+    func unknownMembers(_ ids: [UUID], of household: UUID?) async throws -> [UUID] {
+        guard !ids.isEmpty else { return [] }
+        guard let household else { return ids }
+        let rows = try await client.query(
+            "SELECT member_id FROM household_members WHERE household_id = \(household) AND member_id = ANY(\(ids))", logger: logger)
+        var known = Set<UUID>()
+        for try await id in rows.decode(UUID.self) { known.insert(id) }
+        return ids.filter { !known.contains($0) }
+    }
+
     func feed(tokenSHA256: String) async throws -> CalendarFeedOwner? {
         let rows = try await client.query(
             "SELECT feed_id, household_id, user_id, revoked_at IS NOT NULL FROM calendar_feeds WHERE token_sha256 = \(tokenSHA256)", logger: logger)

@@ -31,6 +31,7 @@ struct CalendarRoutes: Sendable {
         let user = try context.authenticatedUser()
         let entry = try await JSONRequestBody.decode(CalendarEventRequest.self, from: request, context: context).validated()
         let household = try await membership.household(of: user)
+        try await requireMembers(entry.memberIds, of: household)
         let id = UUID()
         let conflicts = try await conflicts(of: id, entry, user: user, household: household)
         if rejectsConflicts(request), !conflicts.isEmpty { return try refusal(conflicts, context: context) }
@@ -48,6 +49,7 @@ struct CalendarRoutes: Sendable {
             throw APIError(.conflict, code: "read_only", message: "chore occurrences are changed by rescheduling the chore")
         }
         let entry = try await JSONRequestBody.decode(CalendarEventRequest.self, from: request, context: context).validated()
+        try await requireMembers(entry.memberIds, of: existing.householdId)
         let conflicts = try await conflicts(of: existing.id, entry, user: user, household: existing.householdId)
         if rejectsConflicts(request), !conflicts.isEmpty { return try refusal(conflicts, context: context) }
         let sequence = existing.sequence + 1
@@ -108,6 +110,14 @@ struct CalendarRoutes: Sendable {
             sequence: 0, updatedAt: state.start)
         let others = try await readModel.entries(of: user, household: household).map(\.domain)
         return ConflictDetector.conflicts(of: candidate, among: others)
+    }
+
+    /// `member_ids` must name members of the entry's household (`POST /v1/households/{id}/members`).
+    private func requireMembers(_ ids: [UUID], of household: UUID?) async throws {
+        let unknown = try await readModel.unknownMembers(ids, of: household)
+        guard unknown.isEmpty else {
+            throw APIError.invalid("member_ids", "not members of your household: \(unknown.map { $0.uuidString.lowercased() }.joined(separator: ", "))")
+        }
     }
 
     private func rejectsConflicts(_ request: Request) -> Bool {

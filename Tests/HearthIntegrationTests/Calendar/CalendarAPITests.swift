@@ -10,8 +10,12 @@ extension BackboneSuite {
     @Suite struct CalendarAPI {
         @Test func overlapsOfTheSameMemberAreReportedOrRefusedAndBadTimesNameTheirField() async throws {
             try await ServiceProcess.with("gateway") { gateway in
-                let (user, _) = try await GatewayUser.withHousehold(gateway, name: "Conflict testers")
-                let ada = UUID().uuidString.lowercased(), bo = UUID().uuidString.lowercased()
+                let (user, household) = try await GatewayUser.withHousehold(gateway, name: "Conflict testers")
+                let ada = try await CalendarStack.addMember(gateway, user: user, household: household, name: "Ada")
+                let bo = try await CalendarStack.addMember(gateway, user: user, household: household, name: "Bo")
+                let stray = try await CalendarStack.create(gateway, user: user, [
+                    "title": "Not ours", "start": "2026-03-03T10:00:00Z", "end": "2026-03-03T11:00:00Z", "member_ids": [UUID().uuidString]])
+                #expect(stray.status == 400 && stray.errorField == "member_ids")
                 let dentist = try await CalendarStack.create(gateway, user: user, [
                     "title": "Dentist", "start": "2026-03-03T10:00:00Z", "end": "2026-03-03T11:00:00Z", "member_ids": [ada]])
                 #expect(dentist.status == 200)

@@ -83,6 +83,19 @@ enum CalendarStack {
         }
     }
 
+    /// Adds a household member and waits until the household read shows it; answers its id.
+    static func addMember(_ gateway: ServiceProcess, user: GatewayUser, household: String, name: String) async throws -> String {
+        let added = try await HTTPTestClient.postJSON(
+            gateway.baseURL.appendingPathComponent("v1/households/\(household)/members"), ["name": name, "role": "parent"], headers: user.headers)
+        #expect(added.status == 201, "\(String(decoding: added.body, as: UTF8.self))")
+        let id = try #require(added.json["member_id"] as? String)
+        let position = try #require(added.json["position"] as? String)
+        let read = try await HTTPTestClient.send(
+            "GET", gateway.baseURL.appendingPathComponent("v1/households/\(household)"), headers: user.headers(["X-Consistency-Token": position]))
+        #expect(read.status == 200)
+        return id.lowercased()
+    }
+
     static func create(_ gateway: ServiceProcess, user: GatewayUser, _ body: [String: Any], query: String = "") async throws -> HTTPTestClient.Reply {
         let url = URL(string: gateway.baseURL.appendingPathComponent("v1/calendar/events").absoluteString + query)!
         return try await HTTPTestClient.postJSON(url, body, headers: user.headers)
