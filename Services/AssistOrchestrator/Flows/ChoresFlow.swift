@@ -1,3 +1,4 @@
+import Foundation
 import HearthDomain
 import HearthEvents
 
@@ -27,6 +28,10 @@ struct ChoresFlow: AssistFlow {
         let text = try await tools.synthesize(
             input, prompt: "Summarise this chore schedule for a family, encouragingly:\n\(PlanText.chores(schedule))",
             offlineAnswer: PlanText.chores(schedule), emitter: emitter, usage: &usage)
+        // Only a plan that passed the postcheck reaches the household's schedule.
+        for occurrence in schedule.occurrences {
+            try await emitter.publish(Self.scheduled(occurrence, input: input))
+        }
         return .object([
             "plan_text": .string(text),
             "chores": try JSONValue(encoding: schedule.chores),
@@ -40,5 +45,20 @@ struct ChoresFlow: AssistFlow {
             "unassignable": try JSONValue(encoding: schedule.unassignable),
             "source": try JSONValue(encoding: schedule.source),
         ])
+    }
+}
+
+extension ChoresFlow {
+    /// Occurrence ids are derived from the run, the chore, its assignee and the day, so a run
+    /// that is processed again schedules the same occurrences instead of new ones.
+    static let occurrenceNamespace = UUID(uuidString: "5b1f7c8e-2f0a-4f57-9a53-0c6f3f4d2a11")!
+
+    static func scheduled(_ occurrence: ChoreOccurrence, input: RunInput) -> ChoreScheduled {
+        let name = "\(input.runId.uuidString.lowercased())|\(occurrence.choreId)|\(occurrence.assignee)|\(occurrence.date.isoDate)"
+        return ChoreScheduled(
+            occurrenceId: NameBasedUUID.make(namespace: occurrenceNamespace, name: name),
+            householdId: input.householdId, userId: input.userId, runId: input.runId,
+            chore: occurrence.chore, choreId: occurrence.choreId, assignee: occurrence.assignee,
+            at: occurrence.at, date: occurrence.date.isoDate, minutes: occurrence.minutes, timeZone: nil)
     }
 }

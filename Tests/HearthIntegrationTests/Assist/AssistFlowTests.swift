@@ -70,6 +70,26 @@ extension BackboneSuite {
                             let occurrences = try #require(final["occurrences"] as? [[String: Any]])
                             #expect(!occurrences.isEmpty)
                             #expect(occurrences.allSatisfy { $0["chore"] is String && $0["assignee"] is String && $0["at"] is String })
+                            // Each occurrence is on the `chores` topic for the notifier and calendar-sync.
+                            let runId = events[0].runId
+                            var scheduled: [[String: Any]] = []
+                            let deadline = ContinuousClock.now + .seconds(20)
+                            while ContinuousClock.now < deadline {
+                                let tail = try await CommandLineTool.run(["tail", "chores", "--type", "chore.scheduled", "--raw"])
+                                scheduled = tail.output.split(separator: "\n").compactMap { line in
+                                    (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["data"] as? [String: Any]
+                                }.filter { ($0["run_id"] as? String)?.lowercased() == runId.lowercased() }
+                                if scheduled.count >= occurrences.count { break }
+                                try await Task.sleep(for: .milliseconds(300))
+                            }
+                            #expect(scheduled.count == occurrences.count, "\(wire): \(scheduled.count) chore.scheduled for \(occurrences.count)")
+                            let published = Set(scheduled.compactMap { data in
+                                (data["chore"] as? String).flatMap { chore in (data["at"] as? String).map { "\(chore)@\($0)" } }
+                            })
+                            let planned = Set(occurrences.compactMap { occurrence in
+                                (occurrence["chore"] as? String).flatMap { chore in (occurrence["at"] as? String).map { "\(chore)@\($0)" } }
+                            })
+                            #expect(published == planned)
                         default:
                             let routines = try #require(final["routines"] as? [[String: Any]])
                             #expect(routines.count == 4, "two children, morning and bedtime each")
