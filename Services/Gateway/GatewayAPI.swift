@@ -53,6 +53,7 @@ struct GatewayAPI: Sendable {
         let userReadModel = UserReadModel(client: host.postgres, logger: logger)
         let householdReadModel = HouseholdReadModel(client: host.postgres, logger: logger)
         let counters = RateLimitCounterStore(client: host.postgres, logger: logger)
+        let rateLimitLedger = RateLimitLedger()
         let registeredRoutes = RegisteredRoutes()
         let notifications = NotificationRoutes.make(host: host, membership: membership)
         logger.info("gateway configured", metadata: [
@@ -64,7 +65,7 @@ struct GatewayAPI: Sendable {
             settings: settings,
             openAPI: try OpenAPIRoutes.load(),
             rateLimit: RateLimitMiddleware(
-                store: counters, clients: ClientAddressResolver(trustProxy: settings.trustProxy),
+                ledger: rateLimitLedger, clients: ClientAddressResolver(trustProxy: settings.trustProxy),
                 general: FixedWindowRateLimit(limit: settings.rateLimitPerMinute),
                 auth: FixedWindowRateLimit(limit: settings.authRateLimitPerMinute)),
             authentication: BearerAuthentication(tokens: tokens),
@@ -88,7 +89,7 @@ struct GatewayAPI: Sendable {
             notifications: notifications.routes,
             notificationServices: notifications.services,
             registeredRoutes: registeredRoutes,
-            janitor: RateLimitJanitor(store: counters, logger: logger))
+            janitor: RateLimitJanitor(store: counters, ledger: rateLimitLedger, logger: logger))
     }
 
     /// Services that run beside the HTTP server once migrations are applied.

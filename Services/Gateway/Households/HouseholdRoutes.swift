@@ -64,7 +64,7 @@ struct HouseholdRoutes: Sendable {
             try await consistency.awaitApplied(joined, projections: [GatewayProjection.users])
             try await consistency.awaitApplied(position, projections: [GatewayProjection.households])
         }
-        context.logger.info("household upserted", metadata: ["household_id": "\(id)", "version": "\(version)", "position": "\(position)"])
+        context.logger.debug("household upserted", metadata: ["household_id": "\(id)", "version": "\(version)", "position": "\(position)"])
         return UpsertResponse(householdId: id, version: version, position: position.description)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HearthDomain
 import Logging
 import PostgresNIO
 
@@ -9,20 +10,27 @@ struct RateLimitCounterStore: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    /// Counts one request in each bucket for the window starting at `windowStart`, and returns
-    /// each bucket's count including this request. One statement, atomic per row, however many
-    /// instances count at once.
-    func hit(_ buckets: [String], windowStart: Date) async throws -> [String: Int] {
+    /// Adds a batch of hits and answers the new totals of the windows it touched. One statement,
+    /// atomic per row, however many instances add at once.
+    func add(_ hits: [RateLimitLedger.WindowKey: Int]) async throws -> [RateLimitLedger.WindowKey: Int] {
+        guard !hits.isEmpty else { return [:] }
+        let entries = Array(hits)
+        let buckets = entries.map(\.key.bucket)
+        let starts = entries.map { Int64($0.key.windowStart.timeIntervalSince1970.rounded(.down)) }
+        let counts = entries.map { Int32(clamping: $0.value) }
         let rows = try await client.query(
             """
             INSERT INTO rate_limit_counters (bucket, window_start, hits)
-            SELECT bucket, \(windowStart), 1 FROM unnest(\(buckets)::text[]) AS bucket
-            ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + 1
-            RETURNING bucket, hits
+            SELECT bucket, to_timestamp(start), added
+            FROM unnest(\(buckets)::text[], \(starts)::bigint[], \(counts)::int[]) AS batch(bucket, start, added)
+            ON CONFLICT (bucket, window_start) DO UPDATE SET hits = rate_limit_counters.hits + excluded.hits
+            RETURNING bucket, extract(epoch FROM window_start)::bigint, hits
             """, logger: logger)
-        var counts: [String: Int] = [:]
-        for try await (bucket, hits) in rows.decode((String, Int32).self) { counts[bucket] = Int(hits) }
-        return counts
+        var totals: [RateLimitLedger.WindowKey: Int] = [:]
+        for try await (bucket, start, total) in rows.decode((String, Int64, Int32).self) {
+            totals[.init(bucket: bucket, windowStart: Date(timeIntervalSince1970: TimeInterval(start)))] = Int(total)
+        }
+        return totals
     }
 
     func deleteWindows(before cutoff: Date) async throws {

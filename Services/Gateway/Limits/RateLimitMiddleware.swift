@@ -9,8 +9,8 @@ import Hummingbird
 /// response carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`.
 ///
 /// Installed after the ops routes, so `/healthz`, `/readyz` and `/metrics` are never limited.
-/// When Postgres cannot count, requests pass (and the failure is logged): an outage of the
-/// limiter should not become an outage of the API.
+/// Counting is in memory (`RateLimitLedger`); `RateLimitJanitor` shares the counts with the other
+/// instances through Postgres, so a database outage never delays or fails a request.
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = HearthRequestContext
 
@@ -20,7 +20,7 @@ struct RateLimitMiddleware: RouterMiddleware {
     static let retryAfterHeader = HTTPField.Name("Retry-After")!
     static let authPrefix = "/v1/auth/"
 
-    let store: RateLimitCounterStore
+    let ledger: RateLimitLedger
     let clients: ClientAddressResolver
     let general: FixedWindowRateLimit
     let auth: FixedWindowRateLimit
@@ -30,14 +30,8 @@ struct RateLimitMiddleware: RouterMiddleware {
         var limits = [("api:\(client)", general)]
         if request.uri.path.hasPrefix(Self.authPrefix) { limits.append(("auth:\(client)", auth)) }
         let now = Date()
-        let counts: [String: Int]
-        do {
-            // Both limits use one-minute windows, so one window start serves both.
-            counts = try await store.hit(limits.map(\.0), windowStart: general.windowStart(containing: now))
-        } catch {
-            context.logger.warning("rate limiter unavailable, letting the request through", metadata: ["error": "\(String(reflecting: error))"])
-            return try await next(request, context)
-        }
+        // Both limits use one-minute windows, so one window start serves both.
+        let counts = ledger.hit(limits.map(\.0), windowStart: general.windowStart(containing: now))
         let decisions = limits.map { bucket, limit in limit.decision(count: counts[bucket] ?? 1, now: now) }
         guard let decision = RateLimitDecision.mostRestrictive(decisions) else { return try await next(request, context) }
         var headers = Self.headers(for: decision)
