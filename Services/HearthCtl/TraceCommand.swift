@@ -37,6 +37,20 @@ struct TraceCommand: AsyncParsableCommand {
                     events.append(event)
                 }
             }
+            // Where each event went: the projections whose committed offset is past it.
+            let topics = Array(Set(events.map(\.topic)))
+            let offsets = try await client.query(
+                "SELECT projection, topic, partition, next_offset FROM projection_offsets WHERE topic = ANY(\(topics))",
+                logger: logger)
+            var committed: [String: [(projection: String, next: Int64)]] = [:]
+            for try await (projection, topic, partition, next) in offsets.decode((String, String, Int32, Int64).self) {
+                committed["\(topic)/\(partition)", default: []].append((projection, next))
+            }
+            for index in events.indices {
+                let event = events[index]
+                events[index].projectedBy = (committed["\(event.topic)/\(event.partition)"] ?? [])
+                    .filter { $0.next > event.offset }.map(\.projection).sorted()
+            }
             return events
         }
         guard !events.isEmpty else { throw CLIFailure("no archived event has correlation id, key or id \(id)") }
@@ -61,6 +75,9 @@ struct TraceCommand: AsyncParsableCommand {
             let since = parentTime.map { "+\(Self.milliseconds(time.timeIntervalSince($0)))" } ?? "t0"
             let indent = String(repeating: "   ", count: depth) + (depth > 0 ? "└─ " : "")
             print("\(indent)\(event.type) v\(event.version)  [\(since)]  \(event.source)  key=\(event.key)  \(event.topic)/\(event.partition)@\(event.offset)  \(event.summary)")
+            if let projections = event.projectedBy, !projections.isEmpty {
+                print("\(String(repeating: "   ", count: depth + 1))⇢ projected by \(projections.joined(separator: ", "))")
+            }
             for child in children[event.id] ?? [] { show(child, depth: depth + 1, parentTime: time) }
         }
         print("\(events.count) events, correlation \(Set(events.map(\.correlationId)).sorted().joined(separator: ", "))")

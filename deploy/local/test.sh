@@ -39,6 +39,15 @@ if ! swift build --build-tests; then
   exit 1
 fi
 BIN="$(swift_bin_path debug)"
+if [ "${HEARTH_TEST_DIRECT:-0}" = 1 ]; then
+  # Tests start the executables from a private copy, so a build running meanwhile (which
+  # relinks them in place) cannot pull them away mid-test.
+  COPY="$RUN_DIR/test-bin-$PG_PORT"
+  rm -rf "$COPY" && mkdir -p "$COPY"
+  find "$BIN" -maxdepth 1 -type f -perm -u+x -exec cp {} "$COPY/" \;
+  find "$BIN" -maxdepth 1 -type d -name '*.resources' -exec cp -r {} "$COPY/" \;
+  BIN="$COPY"
+fi
 
 # --- throwaway servers ------------------------------------------------------------------------
 pg() {

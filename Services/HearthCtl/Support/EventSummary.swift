@@ -18,9 +18,12 @@ struct EventSummary: Encodable {
     var causationId: String?
     var source: String
     var summary: String
+    /// The projections that have applied this event (filled in by `trace`, nil elsewhere).
+    var projectedBy: [String]?
 
     enum CodingKeys: String, CodingKey {
         case topic, partition, offset, id, type, version, key, source, summary
+        case projectedBy = "projected_by"
         case occurredAt = "occurred_at"
         case correlationId = "correlation_id"
         case causationId = "causation_id"

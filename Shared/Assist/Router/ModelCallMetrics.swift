@@ -20,8 +20,7 @@ enum ModelCallMetrics {
         if attempt.outputTokens > 0 {
             Counter(label: "hearth_model_tokens_total", dimensions: model + [("direction", "output")]).increment(by: attempt.outputTokens)
         }
-        if attempt.costCents > 0 {
-            FloatingPointCounter(label: "hearth_model_cost_cents_total", dimensions: model).increment(by: attempt.costCents)
-        }
+        // Always touched, so a free (local) model still shows its series at zero cost.
+        FloatingPointCounter(label: "hearth_model_cost_cents_total", dimensions: model).increment(by: max(0, attempt.costCents))
     }
 }
