@@ -108,6 +108,7 @@ extension BackboneSuite {
                 #expect(sent.count == 200, "one sent row per reminder, got \(sent.count)")
 
                 let pushes = stack.pushes(to: token)
+                print("notifier kill test: \(beforeRestart) pushes before the kill, \(pushes.count) in all for 200 reminders")
                 let collapseIds = pushes.compactMap { $0.header("apns-collapse-id") }
                 #expect(Set(collapseIds) == Set(ids.map { $0.uuidString.lowercased() }), "every reminder reached APNs")
                 #expect(pushes.count >= 200 && pushes.count <= 200 + concurrency, "\(pushes.count) pushes for 200 reminders")

@@ -96,6 +96,15 @@ import Testing
         #expect(APNsOutcome.classify(status: 413, reason: "PayloadTooLarge", retryAfter: nil) == .rejected(status: 413, reason: "PayloadTooLarge"))
     }
 
+    @Test func theDevicesEnvironmentChoosesTheAPNsHost() {
+        let apple = APNsEndpoints()
+        #expect(apple.baseURL(environment: "sandbox") == "https://api.sandbox.push.apple.com")
+        #expect(apple.baseURL(environment: "production") == "https://api.push.apple.com")
+        let local = APNsEndpoints(production: "https://127.0.0.1:1", sandbox: "https://127.0.0.1:2")
+        #expect(local.baseURL(environment: "sandbox") == "https://127.0.0.1:2")
+        #expect(local.baseURL(environment: "production") == "https://127.0.0.1:1")
+    }
+
     @Test func webhookSignaturesCoverTheTimestampAndTheBody() {
         let body = Data(#"{"event":"reminder"}"#.utf8)
         let signature = WebhookSignature.sign(secret: "a-secret-of-16-chars", timestamp: 1_780_000_000, body: body)
