@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HearthAssist
 import HearthDomain
+import HearthKnowledge
 import HearthKafka
 import HearthRuntime
 import ServiceLifecycle
@@ -39,7 +40,7 @@ struct OrchestratorAssembly {
             sink: RunEventSink(producer: runProducer, source: host.settings.serviceName),
             router: router,
             safety: SafetyGate(policy: try SafetyPolicy.load()),
-            meals: MealsFlow(catalogue: recipes, matcher: matcher),
+            meals: MealsFlow(catalogue: recipes, matcher: matcher, search: try recipeSearch(host: host), logger: logger),
             chores: ChoresFlow(scheduler: try ChoreScheduler.bundled()),
             routines: RoutinesFlow(builder: try RoutineBuilder.bundled()),
             settings: settings,
@@ -54,5 +55,15 @@ struct OrchestratorAssembly {
             "models": "\(router.chainDescription)",
         ])
         return OrchestratorAssembly(services: [runProducer, consumer])
+    }
+
+    /// The knowledge search for `fetch_recipes`, with the embedding-worker's model (loaded on the
+    /// first meal plan); nil when `HEARTH_ASSIST_RECIPE_SEARCH=catalogue`.
+    private static func recipeSearch(host: ServiceHost) throws -> KnowledgeSearch? {
+        switch host.settings.environment.string("HEARTH_ASSIST_RECIPE_SEARCH", default: "hybrid") {
+        case "hybrid": return KnowledgeSearch(client: host.postgres, provider: try EmbeddingSettings.provider(), logger: host.logger)
+        case "catalogue": return nil
+        case let other: throw ConfigurationError(variable: "HEARTH_ASSIST_RECIPE_SEARCH", reason: "expected hybrid or catalogue, got \(other)")
+        }
     }
 }

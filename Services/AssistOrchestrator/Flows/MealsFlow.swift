@@ -1,17 +1,20 @@
 import HearthDomain
 import HearthEvents
+import HearthKnowledge
+import Logging
 
 /// Meals: planning query → `fetch_recipes` → `MealPlanner` (allergen-safe by construction, and
 /// checked again by `AllergenGuard`) → grocery list → synthesis.
 struct MealsFlow: AssistFlow {
     let planner: MealPlanner
-    let retrieval: RecipeRetrieval
+    let retrieval: SearchedRecipeRetrieval
     let groceries: GroceryListBuilder
     let guardrail: AllergenGuard
 
-    init(catalogue: RecipeCatalogue, matcher: AllergenMatcher) {
+    /// `search` nil: recipes are found by the catalogue's term search alone.
+    init(catalogue: RecipeCatalogue, matcher: AllergenMatcher, search: KnowledgeSearch? = nil, logger: Logger = Logger(label: "hearth.meals")) {
         planner = MealPlanner(catalogue: catalogue, matcher: matcher)
-        retrieval = RecipeRetrieval(catalogue: catalogue, matcher: matcher)
+        retrieval = SearchedRecipeRetrieval(search: search, catalogue: catalogue, matcher: matcher, logger: logger)
         groceries = GroceryListBuilder(catalogue: catalogue)
         guardrail = AllergenGuard(catalogue: catalogue, matcher: matcher)
     }
@@ -27,10 +30,12 @@ struct MealsFlow: AssistFlow {
             "args": .object(["query": .string(query), "k": .int(RecipeRetrieval.defaultCount), "dietary": .strings(input.prefs.allergies)]),
         ]))
         let request = MealPlanRequest(prefs: input.prefs, days: input.days, startDate: input.startDate, goal: input.goal)
-        let found = retrieval.search(query, avoiding: planner.avoided(for: request))
+        let retrieved = await retrieval.search(query, avoiding: planner.avoided(for: request))
+        let found = retrieved.recipes
         try await emitter.emit(.toolResult, .object([
             "name": .string("fetch_recipes"),
             "count": .int(found.count),
+            "source": .string(retrieved.source),
             "recipes": .array(found.map { .object(["id": .string($0.id), "title": .string($0.title)]) }),
         ]))
 
