@@ -109,9 +109,12 @@ public struct ProjectionReplayer: Sendable {
                 }
             }
             try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(SQLIdentifier.quoted(shadow)), public"), logger: logger)
+            // The shadow tables count for nothing until the swap, so their commits need not wait
+            // for the WAL to reach disk; the swap itself commits durably (reset below).
+            try await connection.query("SET synchronous_commit TO off", logger: logger)
             do {
                 for plan in plans {
-                    try await readArchive(plan.partition, range: plan.archive, decoder: decoder, skipped: skipped, connection: connection) { events, lastOffset in
+                    try await readArchive(plan.partition, range: plan.archive, decoder: decoder, skipped: skipped) { events, lastOffset in
                         try await apply(events)
                         applied += events.count
                         reached[plan.partition] = lastOffset + 1
@@ -130,10 +133,12 @@ public struct ProjectionReplayer: Sendable {
                 if dryRun {
                     after = try await TableChecksum.compute(tables: projection.tables, schema: shadow, connection: connection, logger: logger)
                 } else {
+                    try await connection.query("SET synchronous_commit TO on", logger: logger)
                     applied += try await swap(projection, shadow: shadow, reached: reached, decoder: decoder, skipped: skipped, connection: connection)
                     after = try await TableChecksum.compute(tables: projection.tables, schema: "public", connection: connection, logger: logger)
                 }
                 try await connection.query("RESET search_path", logger: logger)
+                try await connection.query("RESET synchronous_commit", logger: logger)
                 try await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(SQLIdentifier.quoted(shadow)) CASCADE"), logger: logger)
                 return ReplayReport(
                     projection: projection.name, checksumBefore: before, checksumAfter: after, events: applied, skipped: skipped.count,
@@ -141,6 +146,7 @@ public struct ProjectionReplayer: Sendable {
                     duration: ContinuousClock.now - started, dryRun: dryRun)
             } catch {
                 _ = try? await connection.query("RESET search_path", logger: logger)
+                _ = try? await connection.query("RESET synchronous_commit", logger: logger)
                 _ = try? await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(SQLIdentifier.quoted(shadow)) CASCADE"), logger: logger)
                 throw error
             }
@@ -198,32 +204,49 @@ public struct ProjectionReplayer: Sendable {
 
     // MARK: Reading history
 
+    private struct ArchiveBatch: Sendable {
+        var events: [ProjectedEvent]
+        var lastOffset: Int64
+    }
+
+    /// Reads the archive on a connection of its own, one batch ahead of `handle`: decoding the
+    /// next batch (CPU in this process) overlaps with applying the current one (work in Postgres).
     private func readArchive(
         _ partition: KafkaTopicPartition, range: Range<Int64>, decoder: ProjectedEventDecoder, skipped: SkipCounter,
-        connection: PostgresConnection,
         handle: ([ProjectedEvent], Int64) async throws -> Void
     ) async throws {
-        var from = range.lowerBound
-        while from < range.upperBound {
-            let rows = try await connection.query(
-                #"""
-                SELECT "offset", type, version, envelope::text FROM public.event_log
-                WHERE topic = \#(partition.topic) AND partition = \#(Int32(partition.partition))
-                  AND "offset" >= \#(from) AND "offset" < \#(range.upperBound)
-                ORDER BY "offset" LIMIT \#(batchSize)
-                """#, logger: logger)
-            var events: [ProjectedEvent] = []
-            var last: Int64 = -1
-            for try await (offset, type, version, envelope) in rows.decode((Int64, String, Int, String).self) {
-                last = offset
-                let position = EventPosition(topic: partition.topic, partition: partition.partition, offset: offset)
-                if let event = skipped.decoding(position, { try decoder.decode(position: position, value: Array(envelope.utf8), hint: (type, version)) }) {
-                    events.append(event)
+        guard !range.isEmpty else { return }
+        let batchSize = batchSize
+        let logger = logger
+        try await client.withConnection { reader in
+            @Sendable func read(from: Int64) async throws -> ArchiveBatch? {
+                let rows = try await reader.query(
+                    #"""
+                    SELECT "offset", type, version, envelope::text FROM public.event_log
+                    WHERE topic = \#(partition.topic) AND partition = \#(Int32(partition.partition))
+                      AND "offset" >= \#(from) AND "offset" < \#(range.upperBound)
+                    ORDER BY "offset" LIMIT \#(batchSize)
+                    """#, logger: logger)
+                var events: [ProjectedEvent] = []
+                events.reserveCapacity(batchSize)
+                var last: Int64 = -1
+                for try await (offset, type, version, envelope) in rows.decode((Int64, String, Int, String).self) {
+                    last = offset
+                    let position = EventPosition(topic: partition.topic, partition: partition.partition, offset: offset)
+                    if let event = skipped.decoding(position, { try decoder.decode(position: position, value: Array(envelope.utf8), hint: (type, version)) }) {
+                        events.append(event)
+                    }
                 }
+                return last >= 0 ? ArchiveBatch(events: events, lastOffset: last) : nil
             }
-            guard last >= 0 else { break }
-            try await handle(events, last)
-            from = last + 1
+            var next: Task<ArchiveBatch?, any Error>? = Task { try await read(from: range.lowerBound) }
+            defer { next?.cancel() }
+            while let current = next {
+                guard let batch = try await current.value else { break }
+                let following = batch.lastOffset + 1
+                next = following < range.upperBound ? Task { try await read(from: following) } : nil
+                try await handle(batch.events, batch.lastOffset)
+            }
         }
     }
 
