@@ -8,6 +8,7 @@ public struct GoogleSettings: Sendable {
     public var redirectURI: String
     public var authorizeURL: String
     public var tokenURL: String
+    public var revokeURL: String
     /// Base of the Calendar API v3 (`…/calendar/v3`).
     public var calendarAPIURL: String
     public var scope: String
@@ -25,6 +26,7 @@ public struct GoogleSettings: Sendable {
         redirectURI = value("HEARTH_GOOGLE_REDIRECT_URI") ?? "http://127.0.0.1:8080/v1/integrations/google/callback"
         authorizeURL = value("HEARTH_GOOGLE_AUTHORIZE_URL") ?? "https://accounts.google.com/o/oauth2/v2/auth"
         tokenURL = value("HEARTH_GOOGLE_TOKEN_URL") ?? "https://oauth2.googleapis.com/token"
+        revokeURL = value("HEARTH_GOOGLE_REVOKE_URL") ?? "https://oauth2.googleapis.com/revoke"
         calendarAPIURL = value("HEARTH_GOOGLE_CALENDAR_URL") ?? "https://www.googleapis.com/calendar/v3"
         scope = value("HEARTH_GOOGLE_SCOPE") ?? Self.defaultScope
         calendarId = value("HEARTH_GOOGLE_CALENDAR_ID") ?? "primary"

@@ -58,6 +58,17 @@ public struct GoogleTokenEndpoint: Sendable {
         ])
     }
 
+    /// Asks Google to forget a grant (disconnect). Answers whether Google confirmed it.
+    public func revoke(token: String) async throws -> Bool {
+        var request = HTTPClientRequest(url: settings.revokeURL)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(string: Self.formEncode(["token": token])))
+        let response = try await http.execute(request, timeout: .seconds(10))
+        _ = try await response.body.collect(upTo: 1 << 16)
+        return response.status.code == 200
+    }
+
     static func formEncode(_ fields: [String: String]) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")

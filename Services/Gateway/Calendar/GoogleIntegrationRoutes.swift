@@ -144,7 +144,18 @@ struct GoogleIntegrationRoutes: Sendable {
 
     func disconnect(_ request: Request, context: HearthRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
-        guard try await credentials.sealedRefreshToken(of: user) != nil else { throw APIError.notFound("Google link") }
+        guard let sealed = try await credentials.sealedRefreshToken(of: user) else { throw APIError.notFound("Google link") }
+        // Best effort: Google forgets the grant too. The link ends here either way, because the
+        // only copy of the refresh token is deleted next.
+        if let secrets, let refreshToken = try? secrets.open(sealed, context: user.uuidString.lowercased()) {
+            do {
+                if try await !tokens.revoke(token: refreshToken) {
+                    logger.warning("Google did not confirm the revocation", metadata: ["correlation_id": "\(context.correlationId)"])
+                }
+            } catch {
+                logger.warning("Google revocation failed", metadata: ["error": "\(error)", "correlation_id": "\(context.correlationId)"])
+            }
+        }
         try await credentials.delete(userId: user)
         _ = try await publisher.publish(GoogleLinkDisconnected(userId: user), correlationId: context.correlationId)
         return Response(status: .noContent)

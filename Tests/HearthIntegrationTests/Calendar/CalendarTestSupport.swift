@@ -11,7 +11,7 @@ enum CalendarStack {
     static func googleEnvironment(_ fake: String) -> [String: String] {
         [
             "HEARTH_GOOGLE_CLIENT_ID": "hearth-test-client", "HEARTH_GOOGLE_CLIENT_SECRET": "hearth-test-secret",
-            "HEARTH_GOOGLE_AUTHORIZE_URL": "\(fake)/auth", "HEARTH_GOOGLE_TOKEN_URL": "\(fake)/token",
+            "HEARTH_GOOGLE_AUTHORIZE_URL": "\(fake)/auth", "HEARTH_GOOGLE_TOKEN_URL": "\(fake)/token", "HEARTH_GOOGLE_REVOKE_URL": "\(fake)/revoke",
             "HEARTH_GOOGLE_CALENDAR_URL": "\(fake)/calendar/v3", "HEARTH_SECRETS_KEY": secretsKey,
             "HEARTH_GOOGLE_BACKOFF_MS": "20", "HEARTH_GOOGLE_BACKOFF_CAP_MS": "200",
         ]

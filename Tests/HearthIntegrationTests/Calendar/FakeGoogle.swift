@@ -36,6 +36,7 @@ actor FakeGoogle {
     private(set) var insertConflicts = 0
     private(set) var unauthorizedAnswers = 0
     private(set) var calendarRequests = 0
+    private(set) var revocations = 0
     /// Statuses to answer the next Calendar calls with, before serving them for real.
     private var scriptedFailures: [Int] = []
     private var counter = 0
@@ -81,6 +82,13 @@ actor FakeGoogle {
         default:
             return (400, ["error": "unsupported_grant_type"])
         }
+    }
+
+    func revoke(form: [String: String]) -> Int {
+        guard let token = form["token"], refreshTokens[token] != nil else { return 400 }
+        revocations += 1
+        refreshTokens[token] = true
+        return 200
     }
 
     func calendarCall(method: String, calendar: String, eventId: String?, bearer: String?, body: Data) -> (Int, Data) {
@@ -148,6 +156,10 @@ actor FakeGoogle {
             let data = Data(try await request.body.collect(upTo: 1 << 16).readableBytesView)
             let (status, object) = await self.token(form: Self.form(data))
             return Self.json(status, try JSONSerialization.data(withJSONObject: object))
+        }
+        router.post("/revoke") { request, _ in
+            let data = Data(try await request.body.collect(upTo: 1 << 16).readableBytesView)
+            return Self.json(await self.revoke(form: Self.form(data)), Data("{}".utf8))
         }
         let handle: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, context in
             let data = Data(try await request.body.collect(upTo: 1 << 20).readableBytesView)

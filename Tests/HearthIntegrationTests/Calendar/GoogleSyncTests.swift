@@ -16,7 +16,7 @@ extension BackboneSuite {
             }
         }
 
-        @Test func createMoveDeleteMirrorsExactlyAndARedeliveryMakesNoDuplicate() async throws {
+        @Test func createMoveDeleteMirrorsExactlyARedeliveryMakesNoDuplicateAndUnlinkingStopsIt() async throws {
             try await CalendarStack.with { fake, gateway, user in
                 let dentist = try await CalendarStack.create(gateway, user: user, [
                     "title": "Dentist", "start": "2026-05-04T09:00:00Z", "end": "2026-05-04T09:45:00Z", "kind": "appointment",
@@ -81,6 +81,38 @@ extension BackboneSuite {
                 #expect(conflicted, "the redelivered insert reached Google and was answered 409")
                 #expect(try await Self.converge(fake, to: [googleIds[0]: "Dentist (moved)", googleIds[2]: "Football training"]))
                 #expect(await fake.events().count == 2, "no duplicate")
+
+                // Disconnect: Google is asked to forget the grant, the sealed token is gone, and
+                // nothing more is mirrored.
+                let userId = try #require(UUID(uuidString: user.userId))
+                let unlinked = try await HTTPTestClient.send("DELETE", gateway.baseURL.appendingPathComponent("v1/integrations/google"), headers: user.headers)
+                #expect(unlinked.status == 204)
+                #expect(await fake.revocations == 1)
+                let remaining = try await TestEnvironment.withPostgres { client -> Int in
+                    let rows = try await client.query("SELECT count(*) FROM google_credentials WHERE user_id = \(userId)", logger: TestEnvironment.logger)
+                    for try await count in rows.decode(Int.self) { return count }
+                    return -1
+                }
+                #expect(remaining == 0)
+                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { try await CalendarStack.linkStatus(of: userId) == "disconnected" })
+                let after = try await CalendarStack.create(gateway, user: user, [
+                    "title": "After unlinking", "start": "2026-05-20T09:00:00Z", "end": "2026-05-20T10:00:00Z"])
+                #expect(after.status == 200)
+                let again = try await HTTPTestClient.send("DELETE", gateway.baseURL.appendingPathComponent("v1/integrations/google"), headers: user.headers)
+                #expect(again.status == 404)
+                // Once calendar-sync has consumed past that creation, Google still holds two events.
+                let position = try #require(after.json["position"] as? String).split(separator: ":")
+                let (partition, offset) = (try #require(Int(position[1])), try #require(Int(position[2])))
+                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
+                    try await TestEnvironment.withPostgres { client in
+                        let rows = try await client.query(
+                            "SELECT next_offset FROM projection_offsets WHERE projection = 'google_sync' AND topic = 'calendar' AND partition = \(partition)",
+                            logger: TestEnvironment.logger)
+                        for try await next in rows.decode(Int.self) { return next > offset }
+                        return false
+                    }
+                })
+                #expect(await fake.events().count == 2)
             }
         }
 
