@@ -15,6 +15,7 @@ struct HearthTokens: Sendable {
     private let issuer: String
     private let audience: String
     private let lifetime: TimeInterval
+    private let verifiedTokens = VerifiedTokenCache()
 
     init(signingKey: SigningKey, settings: GatewaySettings) async {
         let keys = JWTKeyCollection()
@@ -39,6 +40,7 @@ struct HearthTokens: Sendable {
     /// The user a token speaks for. Header rules first (RS256 and our `kid`, before any key is
     /// used), then the signature, then the claims.
     func verify(_ token: String, now: Date = Date()) async throws(TokenRejection) -> UUID {
+        if let known = verifiedTokens.user(for: token, now: now) { return known }
         let header = try TokenHeader.parse(token)
         try policy.check(header)
         guard header.keyId == keyId else { throw .unknownKeyId }
@@ -52,6 +54,8 @@ struct HearthTokens: Sendable {
         }
         try policy.check(verified.claims, now: now)
         guard let subject = verified.claims.subject, let userId = UUID(uuidString: subject) else { throw .missingSubject }
+        // Only tokens with an expiry are remembered (the policy requires one anyway).
+        if let expiresAt = verified.claims.expiresAt { verifiedTokens.remember(token, userId: userId, expiresAt: expiresAt) }
         return userId
     }
 }
