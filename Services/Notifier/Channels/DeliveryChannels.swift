@@ -17,6 +17,9 @@ enum DeliveryTarget: Sendable {
         }
     }
 
+    /// `channel|key`, as the idempotency records name a settled target.
+    var settledKey: String { "\(channel)|\(key)" }
+
     /// The idempotency key's target part: the device token, the webhook id, or `inbox`.
     var key: String {
         switch self {
@@ -67,7 +70,7 @@ struct DeliveryChannels: Sendable {
         return targets
     }
 
-    func deliver(_ target: DeliveryTarget, reminder: ReminderRecord, notificationId: UUID, dueAt: Date, now: Date) async -> ChannelResult {
+    func deliver(_ target: DeliveryTarget, reminder: ReminderRecord, notificationId: UUID, dueAt: Date, badge: Int, now: Date) async -> ChannelResult {
         switch target {
         case .inbox:
             // The inbox row is the projection of the notification.sent event this produces.
@@ -75,7 +78,7 @@ struct DeliveryChannels: Sendable {
         case .device(let device):
             guard let apns, let apnsTopic else { return .failed("apns is not configured") }
             let payload = APNsPayload(
-                title: reminder.title, body: reminder.body, sound: "default",
+                title: reminder.title, body: reminder.body, badge: badge > 0 ? badge : nil, sound: "default",
                 threadId: reminder.householdId?.uuidString.lowercased() ?? "reminders",
                 custom: ["reminder_id": reminder.reminderId.uuidString.lowercased(), "notification_id": notificationId.uuidString.lowercased()])
             let body: Data

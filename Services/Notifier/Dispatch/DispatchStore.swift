@@ -45,6 +45,8 @@ struct UserDeliveryContext: Sendable {
     var channels: [String]?
     var devices: [Device]
     var webhooks: [Webhook]
+    /// Unread in-app notifications: the app icon's badge.
+    var unreadInbox: Int
 }
 
 /// One attempt as the log and the event record it.
@@ -151,7 +153,7 @@ struct DispatchStore: Sendable {
     }
 
     func userContext(_ userId: UUID) async throws -> UserDeliveryContext {
-        var context = UserDeliveryContext(zone: .gmt, quietHours: nil, channels: nil, devices: [], webhooks: [])
+        var context = UserDeliveryContext(zone: .gmt, quietHours: nil, channels: nil, devices: [], webhooks: [], unreadInbox: 0)
         let settings = try await client.query(
             """
             SELECT time_zone, profile_time_zone, quiet_hours_start, quiet_hours_end, channels
@@ -178,6 +180,9 @@ struct DispatchStore: Sendable {
         for try await (id, url, secret, events) in webhooks.decode((UUID, String, String, [String]).self) {
             context.webhooks.append(.init(webhookId: id, url: url, secret: secret, events: events))
         }
+        let unread = try await client.query(
+            "SELECT count(*)::bigint FROM notification_inbox WHERE user_id = \(userId) AND read_at IS NULL", logger: logger)
+        for try await count in unread.decode(Int64.self) { context.unreadInbox = Int(count) }
         return context
     }
 

@@ -96,12 +96,15 @@ struct ReminderDispatcher: Service {
 
             let settled = try await store.settledTargets(reminder.reminderId, dueAt: claim.dueAt)
             var retryAfter: TimeInterval?
-            for target in channels.targets(for: reminder, user: user) where !settled.contains("\(target.channel)|\(target.key)") {
+            let pending = channels.targets(for: reminder, user: user).filter { !settled.contains($0.settledKey) }
+            // The badge counts this notification too when it is about to land in the inbox.
+            let badge = user.unreadInbox + (pending.contains { $0.channel == "inbox" } ? 1 : 0)
+            for target in pending {
                 guard try await store.renewLease(claim, lease: settings.lease) else {
                     logger.warning("lease lost mid-delivery, leaving the rest to the new holder", metadata: ["reminder_id": "\(key)"])
                     return
                 }
-                if let wait = try await attempt(target, reminder: reminder, claim: claim, latenessMs: latenessMs) {
+                if let wait = try await attempt(target, reminder: reminder, claim: claim, latenessMs: latenessMs, badge: badge) {
                     retryAfter = max(retryAfter ?? 0, wait)
                 }
             }
@@ -117,10 +120,13 @@ struct ReminderDispatcher: Service {
     }
 
     /// One attempt at one target. Answers the back-off when it should be tried again.
-    private func attempt(_ target: DeliveryTarget, reminder: ReminderRecord, claim: ClaimedReminder, latenessMs: Int64) async throws -> TimeInterval? {
+    private func attempt(
+        _ target: DeliveryTarget, reminder: ReminderRecord, claim: ClaimedReminder, latenessMs: Int64, badge: Int
+    ) async throws -> TimeInterval? {
         let notificationId = NotificationIdentity.notificationId(
             reminderId: reminder.reminderId, dueAt: claim.dueAt, channel: target.channel, target: target.key)
-        let result = await channels.deliver(target, reminder: reminder, notificationId: notificationId, dueAt: claim.dueAt, now: Date())
+        let result = await channels.deliver(
+            target, reminder: reminder, notificationId: notificationId, dueAt: claim.dueAt, badge: badge, now: Date())
         var record = DeliveryAttempt(
             notificationId: notificationId, reminder: reminder, dueAt: claim.dueAt, channel: target.channel, target: target.key,
             attempt: claim.attempt, outcome: .sent, latenessMs: latenessMs, error: nil, willRetry: false)

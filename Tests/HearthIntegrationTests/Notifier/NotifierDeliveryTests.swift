@@ -42,6 +42,7 @@ extension BackboneSuite {
                 #expect(alert?["title"] as? String == "Bins out")
                 #expect(alert?["body"] as? String == "Green bin goes out tonight")
                 #expect(payload["reminder_id"] as? String == reminderId.uuidString.lowercased())
+                #expect((payload["aps"] as? [String: Any])?["badge"] as? Int == 1, "the badge counts the unread inbox, this one included")
 
                 #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
                     stream.events.contains { $0.name == "notification" && $0.json["reminder_id"] as? String == reminderId.uuidString.lowercased() }
