@@ -79,7 +79,7 @@ struct GoogleCalendarClient: Sendable {
                     token = try await tokens.replace(token, for: user, sealedRefreshToken: credentials)
                     continue
                 }
-                if reply.status == 429 || reply.status >= 500 {
+                if reply.status == 429 || reply.status >= 500 || Self.isRateLimit(reply) {
                     let wait = retryAfter.map { min($0, backoffCap) } ?? delay
                     logger.warning("Google Calendar busy, backing off", metadata: [
                         "operation": "\(operation.rawValue)", "status": "\(reply.status)", "wait_ms": "\(wait.milliseconds)"])
@@ -96,6 +96,14 @@ struct GoogleCalendarClient: Sendable {
                 delay = min(delay * 2, backoffCap)
             }
         }
+    }
+
+    /// Google also reports usage limits as 403 with reason `rateLimitExceeded` or
+    /// `userRateLimitExceeded`: those are waits, not refusals.
+    static func isRateLimit(_ reply: CalendarReply) -> Bool {
+        guard reply.status == 403 else { return false }
+        let text = String(decoding: reply.body.prefix(2000), as: UTF8.self)
+        return text.contains("rateLimitExceeded") || text.contains("userRateLimitExceeded")
     }
 
     private func send(method: HTTPMethod, url: String, body: Data?, token: String) async throws -> (CalendarReply, Duration?) {

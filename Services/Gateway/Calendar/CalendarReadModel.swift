@@ -83,6 +83,16 @@ struct CalendarReadModel: Sendable {
         return ids.filter { !known.contains($0) }
     }
 
+    /// The household's member ids by lower-cased name, to place chore occurrences (which name
+    /// their assignee) on a member's timeline.
+    func memberIdsByName(in household: UUID?) async throws -> [String: [UUID]] {
+        guard let household else { return [:] }
+        let rows = try await client.query("SELECT member_id, name FROM household_members WHERE household_id = \(household)", logger: logger)
+        var byName: [String: [UUID]] = [:]
+        for try await (id, name) in rows.decode((UUID, String).self) { byName[name.lowercased(), default: []].append(id) }
+        return byName
+    }
+
     func feed(tokenSHA256: String) async throws -> CalendarFeedOwner? {
         let rows = try await client.query(
             "SELECT feed_id, household_id, user_id, revoked_at IS NOT NULL FROM calendar_feeds WHERE token_sha256 = \(tokenSHA256)", logger: logger)

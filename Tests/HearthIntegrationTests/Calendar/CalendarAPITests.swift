@@ -49,6 +49,24 @@ extension BackboneSuite {
                 #expect(trainings.count == 5)
                 #expect(CalendarStack.instant(trainings.last?["start"] as? String) == CalendarStack.instant("2026-03-30T16:00:00Z"))
 
+                // A chore occurrence assigned to Bo (by name, as assist runs write them) blocks Bo too.
+                let publisher = EventPublisher(producer: try KafkaTestEnvironment.producer(clientId: "hearth-tests-calendar-conflicts"), source: "tests")
+                let choreId = UUID()
+                try await publisher.publish(ChoreScheduled(
+                    occurrenceId: choreId, householdId: UUID(uuidString: household), userId: try #require(UUID(uuidString: user.userId)),
+                    runId: nil, chore: "Walk the dog", choreId: "dog", assignee: "Bo", at: "2026-03-05T08:00:00Z", date: "2026-03-05",
+                    minutes: 30, timeZone: "UTC"), correlationId: "calendar-conflict-test")
+                let listURL = gateway.baseURL.appendingPathComponent("v1/calendar/events")
+                    .appending(queryItems: [.init(name: "from", value: "2026-03-05"), .init(name: "to", value: "2026-03-06")])
+                let headers = user.headers
+                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                    let reply = try await HTTPTestClient.send("GET", listURL, headers: headers)
+                    return (reply.json["events"] as? [[String: Any]] ?? []).contains { $0["source"] as? String == "chore" }
+                })
+                let overChore = try await CalendarStack.create(gateway, user: user, [
+                    "title": "School run", "start": "2026-03-05T08:15:00Z", "end": "2026-03-05T08:45:00Z", "member_ids": [bo]])
+                #expect((overChore.json["conflicts"] as? [[String: Any]])?.map { $0["event_id"] as? String } == [choreId.uuidString.lowercased()])
+
                 // Bad times: 400 naming the field.
                 let cases: [([String: Any], String)] = [
                     (["title": "x", "start": "2026-03-03T10:00:00Z", "end": "2026-03-03T09:00:00Z"], "end"),
