@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Budgets in Postgres (`run_budgets`, `run_budget_reservations`), shared by every instance of
-/// the orchestrator. Reservation is one statement — an upsert whose update only applies while
+/// Budgets in Postgres (`run_budgets`, `run_budget_reservations`, created by the
+/// assist-orchestrator's migration `0003_run_budgets.sql`), shared by every instance of the
+/// orchestrator. Reservation is one statement — an upsert whose update only applies while
 /// spent + reserved + the new amount fit the limits — so Postgres's row lock, not the caller,
 /// decides which of many concurrent calls get budget.
 public struct PostgresBudgetLedger: BudgetLedger {
@@ -14,15 +15,6 @@ public struct PostgresBudgetLedger: BudgetLedger {
         self.client = client
         self.logger = logger
     }
-
-    /// The tables' DDL (`Resources/budget_ledger.sql`), idempotent (`IF NOT EXISTS`).
-    public static let migrationSQL: String = {
-        let url = AssistResources.url("budget_ledger.sql")
-        guard let sql = try? String(contentsOf: url, encoding: .utf8) else {
-            preconditionFailure("HearthAssist's resource bundle lacks budget_ledger.sql (looked at \(url.path))")
-        }
-        return sql
-    }()
 
     public func reserve(_ scope: BudgetScope, cents: Double, tokens: Int) async throws -> BudgetReservation? {
         let reservation = BudgetReservation(scopeKey: scope.key, cents: cents, tokens: tokens)

@@ -1,5 +1,6 @@
 import Foundation
 import HearthAssist
+import HearthReadModels
 import HearthStore
 import Logging
 import PostgresNIO
@@ -11,8 +12,13 @@ extension BackboneSuite {
     /// concurrent runs never hold or spend more than the budget.
     @Suite struct ModelRouterBudgetLedgerTests {
         static func migrate(_ client: PostgresClient) async throws {
-            for statement in SQLScript.statements(PostgresBudgetLedger.migrationSQL) {
-                try await client.query(PostgresQuery(unsafeSQL: statement), logger: TestEnvironment.logger)
+            // The orchestrator's own migration creates the ledger's tables (IF NOT EXISTS).
+            let ledger = try ReadModelCatalogue.migrations(of: .assistOrchestrator).filter { $0.sql.contains("run_budgets") }
+            #expect(ledger.count == 1)
+            for migration in ledger {
+                for statement in SQLScript.statements(migration.sql) {
+                    try await client.query(PostgresQuery(unsafeSQL: statement), logger: TestEnvironment.logger)
+                }
             }
         }
 

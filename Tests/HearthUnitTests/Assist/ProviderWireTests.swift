@@ -207,8 +207,4 @@ import Testing
         }
         #expect(abs(ModelPrice(inputCentsPer1K: 0.015, outputCentsPer1K: 0.06).cents(inputTokens: 1000, outputTokens: 500) - 0.045) < 1e-12)
     }
-
-    @Test func budgetMigrationIsBundled() {
-        #expect(PostgresBudgetLedger.migrationSQL.contains("CREATE TABLE IF NOT EXISTS run_budgets"))
-    }
 }
