@@ -27,16 +27,16 @@ struct ReminderDispatcher: Service {
         logger.info("dispatcher started", metadata: [
             "instance": "\(store.instance)", "apns": "\(channels.apns != nil)", "lease_s": "\(settings.lease)",
         ])
-        var lastRepublish = ContinuousClock.now - .seconds(3600)
+        var lastRepublish: ContinuousClock.Instant?
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             var claimedAny = false
             do {
                 // Outcomes recorded by a process that died before publishing them: at start-up
-                // (anything unpublished), then every few seconds (older than half a minute, so a
-                // live instance's in-flight publish is not raced).
-                if ContinuousClock.now - lastRepublish >= .seconds(5) {
-                    let startUp = lastRepublish < ContinuousClock.now - .seconds(1800)
-                    try await republish(olderThan: startUp ? 0 : 30)
+                // everything unpublished, then every few seconds what is older than half a minute
+                // (a live instance's in-flight publish is left alone). Racing one anyway only
+                // publishes an outcome twice, under the same notification id.
+                if lastRepublish.map({ ContinuousClock.now - $0 >= .seconds(5) }) ?? true {
+                    try await republish(olderThan: lastRepublish == nil ? 0 : 30)
                     lastRepublish = ContinuousClock.now
                 }
                 try await store.enqueueDue(catchUp: settings.catchUp)
