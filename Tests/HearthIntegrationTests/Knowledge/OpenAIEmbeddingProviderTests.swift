@@ -12,7 +12,8 @@ import Testing
 @Suite struct OpenAIEmbeddingProviderTests {
     /// Answers each request with `reply(body)` and keeps the request bodies and headers.
     final class FakeEmbeddingsAPI: Sendable {
-        let requests = Mutex<[(authorization: String?, body: [String: Any])]>([])
+        /// Each request's Authorization header and JSON body (as bytes: `Data` crosses tasks safely).
+        let requests = Mutex<[(authorization: String?, body: Data)]>([])
         let reply: @Sendable ([String: Any]) -> (Int, String)
 
         init(reply: @escaping @Sendable ([String: Any]) -> (Int, String)) {
@@ -24,9 +25,9 @@ import Testing
             let router = Router()
             router.post("/v1/embeddings") { request, _ -> Response in
                 let bytes = try await request.body.collect(upTo: 1 << 20)
-                let json = (try? JSONSerialization.jsonObject(with: Data(bytes.readableBytesView))) as? [String: Any] ?? [:]
-                nonisolated(unsafe) let recorded = json  // plain JSON values, read only by the test after the call
-                self.requests.withLock { $0.append((request.headers[.authorization], recorded)) }
+                let data = Data(bytes.readableBytesView)
+                let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+                self.requests.withLock { $0.append((request.headers[.authorization], data)) }
                 let (status, text) = self.reply(json)
                 var headers = HTTPFields()
                 headers[.contentType] = "application/json"
@@ -69,9 +70,10 @@ import Testing
         let requests = api.requests.withLock { $0 }
         #expect(requests.count == 1)
         #expect(requests.first?.authorization == "Bearer sk-test")
-        #expect(requests.first?.body["model"] as? String == "text-embedding-3-small")
-        #expect(requests.first?.body["dimensions"] as? Int == 384)
-        #expect(requests.first?.body["input"] as? [String] == ["a", "abcd"])
+        let body = try #require(try JSONSerialization.jsonObject(with: requests.first?.body ?? Data()) as? [String: Any])
+        #expect(body["model"] as? String == "text-embedding-3-small")
+        #expect(body["dimensions"] as? Int == 384)
+        #expect(body["input"] as? [String] == ["a", "abcd"])
     }
 
     @Test func rateLimitsAreRetriableAndBadAnswersAreNot() async throws {
