@@ -15,7 +15,7 @@ struct EvalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
         abstract: "Evaluate Hearth's retrieval against its labelled sets.",
-        subcommands: [SearchEval.self])
+        subcommands: [SearchEval.self, ExtractionEval.self])
 
     struct SearchEval: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

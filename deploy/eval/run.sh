@@ -5,6 +5,8 @@
 #
 #   search   hearthctl eval search: recall@5, MRR, nDCG@10 for vector, text and hybrid over
 #            Shared/Content/eval/queries.json; fails unless hybrid beats both on nDCG@10.
+#   extraction  hearthctl eval extraction: precision/recall of profile fact extraction per kind
+#            and overall over Shared/Content/eval/extraction.json; fails below 0.85 overall.
 #
 # Environment: HEARTH_EVAL_PG_PORT (55452), HEARTH_EVAL_ARGS (extra arguments for every
 # evaluation, e.g. "--verbose"), HEARTH_EMBEDDING_PROVIDER and the other embedding settings.
@@ -37,5 +39,9 @@ status=0
 # --- search -----------------------------------------------------------------------------------
 log "search evaluation"
 "$BIN/hearthctl" eval search --check "${extra_args[@]}" || status=1
+
+# --- extraction -------------------------------------------------------------------------------
+log "profile fact extraction evaluation"
+"$BIN/hearthctl" eval extraction --min-precision 0.85 --min-recall 0.85 "${extra_args[@]}" || status=1
 
 exit "$status"
