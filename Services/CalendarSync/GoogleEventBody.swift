@@ -27,7 +27,11 @@ struct GoogleEventBody: Encodable {
         id = GoogleEventId.derive(from: entry.id)
         summary = entry.title
         location = entry.location
-        description = entry.source == .chore ? "Chore from Hearth" : "From Hearth (\(entry.kind))"
+        description = switch entry.source {
+        case .chore: "Chore from Hearth"
+        case .routine: "Routine from Hearth"
+        case .event: "From Hearth (\(entry.kind))"
+        }
         if entry.allDay {
             let first = LocalTime.components(of: entry.start, in: entry.timeZone).day
             var last = LocalTime.components(of: entry.end, in: entry.timeZone).day
@@ -58,6 +62,18 @@ struct GoogleEventBody: Encodable {
             timeZone: LocalTime.zone(named: state.timeZone) ?? TimeZone(identifier: "UTC")!, kind: state.kind.rawValue,
             memberIds: state.memberIds, location: state.location, rule: state.rrule.flatMap { try? RecurrenceRule.parse($0) },
             sequence: sequence, updatedAt: time)
+    }
+
+    /// The domain entry of a child's daily routine; nil when its time or rule cannot be read.
+    static func entry(routine: RoutineScheduled, at time: Date) -> CalendarEntry? {
+        let zone = routine.timeZone.flatMap(LocalTime.zone(named:)) ?? TimeZone(identifier: "UTC")!
+        guard let start = CalendarTimeInput.parseDateTime("\(routine.startDate)T\(routine.startsAt):00", in: zone),
+              let rule = try? RecurrenceRule.parse(routine.rrule)
+        else { return nil }
+        return CalendarEntry(
+            id: routine.routineId, source: .routine, title: "\(routine.name) (\(routine.child))", start: start,
+            end: start.addingTimeInterval(TimeInterval(max(routine.minutes, 1) * 60)), allDay: false, timeZone: zone, kind: "routine",
+            memberIds: [], location: nil, rule: rule, sequence: 0, updatedAt: time)
     }
 
     /// The domain entry of a chore occurrence; nil when its time cannot be read.

@@ -64,6 +64,12 @@ struct GoogleSyncProjection: Projection {
                     continue
                 }
                 try await mirror(entry, household: chore.householdId, owner: chore.userId, event: event, on: connection, logger: logger)
+            case let routine as RoutineScheduled:
+                guard let entry = GoogleEventBody.entry(routine: routine, at: time) else {
+                    logger.warning("routine with an unreadable time or rule not mirrored", metadata: ["routine_id": "\(routine.routineId)"])
+                    continue
+                }
+                try await mirror(entry, household: routine.householdId, owner: routine.userId, event: event, on: connection, logger: logger)
             default:
                 continue
             }

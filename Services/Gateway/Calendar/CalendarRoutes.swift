@@ -108,11 +108,11 @@ struct CalendarRoutes: Sendable {
             timeZone: LocalTime.zone(named: state.timeZone) ?? TimeZone(identifier: "UTC")!, kind: state.kind.rawValue,
             memberIds: state.memberIds, location: state.location, rule: state.rrule.flatMap { try? RecurrenceRule.parse($0) },
             sequence: 0, updatedAt: state.start)
-        // Chore occurrences name their assignee; the member of that name is busy then too.
+        // Chore occurrences and routines name their assignee; the member of that name is busy then too.
         let members = try await readModel.memberIdsByName(in: household)
         let others = try await readModel.entries(of: user, household: household).map { stored in
             var entry = stored.domain
-            if stored.source == .chore, let assignee = stored.assignee { entry.memberIds = members[assignee.lowercased()] ?? [] }
+            if stored.source != .event, let assignee = stored.assignee { entry.memberIds = members[assignee.lowercased()] ?? [] }
             return entry
         }
         return ConflictDetector.conflicts(of: candidate, among: others)

@@ -1,9 +1,9 @@
 import Foundation
 
-/// A household calendar entry as the domain reasons about it: a Hearth event or a chore
-/// occurrence, with its recurrence already parsed.
+/// A household calendar entry as the domain reasons about it: a Hearth event, a chore
+/// occurrence or a child's daily routine, with its recurrence already parsed.
 public struct CalendarEntry: Equatable, Sendable {
-    public enum Source: String, Sendable { case event, chore }
+    public enum Source: String, Sendable { case event, chore, routine }
 
     public var id: UUID
     public var source: Source
@@ -12,7 +12,7 @@ public struct CalendarEntry: Equatable, Sendable {
     public var end: Date
     public var allDay: Bool
     public var timeZone: TimeZone
-    /// `appointment`, `call`, `training`, `adhoc`, or `chore`.
+    /// `appointment`, `call`, `training`, `adhoc`, `chore` or `routine`.
     public var kind: String
     public var memberIds: [UUID]
     public var location: String?

@@ -170,6 +170,7 @@ extension EventCatalogue {
             AssistRunEvent.self,
             AssistRunCompleted.self,
             ChoreScheduled.self,
+            RoutineScheduled.self,
             ReminderRequested.self,
             ReminderCancelled.self,
             CalendarEventCreated.self,
@@ -191,6 +192,12 @@ extension EventCatalogue {
             NotificationSent.self,
             NotificationFailed.self,
             NotificationRead.self,
+            ChatCreated.self,
+            ChatMessageSent.self,
+            ChatRead.self,
+            ProfileFactExtracted.self,
+            ProfileFactConfirmed.self,
+            ProfileFactRejected.self,
         ],
         upcasters: []
     )

@@ -5,7 +5,8 @@ import HearthStore
 import Logging
 import PostgresNIO
 
-/// `calendar_entries`: the household calendar, from calendar.event_* and chore.scheduled.
+/// `calendar_entries`: the household calendar, from calendar.event_*, chore.scheduled and
+/// routine.scheduled.
 ///
 /// The sequence is kept by the projection (the larger of the event's and one past the row's), so
 /// it grows with every change even when two writers raced on the same stale read.
@@ -36,6 +37,8 @@ public struct CalendarEntriesProjection: Projection {
                     """, logger: logger)
             case let chore as ChoreScheduled:
                 try await upsertChore(chore, event: event, on: connection, logger: logger)
+            case let routine as RoutineScheduled:
+                try await upsertRoutine(routine, event: event, on: connection, logger: logger)
             default:
                 continue
             }
@@ -78,6 +81,33 @@ public struct CalendarEntriesProjection: Projection {
             ON CONFLICT (entry_id) DO UPDATE SET title = EXCLUDED.title, starts_at = EXCLUDED.starts_at, ends_at = EXCLUDED.ends_at,
                 time_zone = EXCLUDED.time_zone, assignee = EXCLUDED.assignee, sequence = calendar_entries.sequence + 1,
                 updated_at = EXCLUDED.updated_at, last_event_id = EXCLUDED.last_event_id
+            WHERE calendar_entries.last_event_id <> EXCLUDED.last_event_id
+            """, logger: logger)
+    }
+}
+
+extension CalendarEntriesProjection {
+    /// A routine is a daily recurring entry from its first day at its local start time.
+    private func upsertRoutine(_ routine: RoutineScheduled, event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        let zone = routine.timeZone.flatMap(LocalTime.zone(named:)) ?? TimeZone(identifier: "UTC")!
+        guard let start = CalendarTimeInput.parseDateTime("\(routine.startDate)T\(routine.startsAt):00", in: zone) else {
+            throw InvalidEvent(reason: "routine.scheduled \(routine.startDate) \(routine.startsAt) is not a local date and time", position: event.position)
+        }
+        guard (try? RecurrenceRule.parse(routine.rrule)) != nil else {
+            throw InvalidEvent(reason: "routine.scheduled rrule \(routine.rrule) is not supported", position: event.position)
+        }
+        let end = start.addingTimeInterval(TimeInterval(max(routine.minutes, 1) * 60))
+        let title = "\(routine.name) (\(routine.child))"
+        try await connection.query(
+            """
+            INSERT INTO calendar_entries (entry_id, source, household_id, owner_user_id, title, starts_at, ends_at, all_day, time_zone,
+                                          kind, member_ids, assignee, rrule, sequence, updated_at, last_event_id)
+            VALUES (\(routine.routineId), 'routine', \(routine.householdId), \(routine.userId), \(title), \(start), \(end), false,
+                    \(zone.identifier), 'routine', \([UUID]()), \(routine.child), \(routine.rrule), 0, \(event.metadata.occurredAt),
+                    \(event.metadata.id))
+            ON CONFLICT (entry_id) DO UPDATE SET title = EXCLUDED.title, starts_at = EXCLUDED.starts_at, ends_at = EXCLUDED.ends_at,
+                time_zone = EXCLUDED.time_zone, assignee = EXCLUDED.assignee, rrule = EXCLUDED.rrule, deleted = false,
+                sequence = calendar_entries.sequence + 1, updated_at = EXCLUDED.updated_at, last_event_id = EXCLUDED.last_event_id
             WHERE calendar_entries.last_event_id <> EXCLUDED.last_event_id
             """, logger: logger)
     }

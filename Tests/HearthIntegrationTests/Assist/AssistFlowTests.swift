@@ -94,6 +94,23 @@ extension BackboneSuite {
                             let routines = try #require(final["routines"] as? [[String: Any]])
                             #expect(routines.count == 4, "two children, morning and bedtime each")
                             #expect(routines.allSatisfy { $0["name"] is String && $0["child"] is String && $0["age"] is Int && $0["steps"] is [Any] })
+                            // Each routine is in the household calendar as a daily entry: two days, two of each.
+                            var url = URLComponents(url: gateway.baseURL.appendingPathComponent("v1/calendar/events"), resolvingAgainstBaseURL: false)!
+                            url.queryItems = [.init(name: "from", value: "2026-03-02T00:00:00Z"), .init(name: "to", value: "2026-03-04T00:00:00Z")]
+                            var listed: [[String: Any]] = []
+                            let deadline = ContinuousClock.now + .seconds(20)
+                            while ContinuousClock.now < deadline {
+                                let reply = try await HTTPTestClient.send("GET", url.url!, headers: user.headers)
+                                listed = ((reply.json["events"] as? [[String: Any]]) ?? []).filter { $0["source"] as? String == "routine" }
+                                if listed.count >= routines.count * 2 { break }
+                                try await Task.sleep(for: .milliseconds(300))
+                            }
+                            #expect(listed.count == routines.count * 2, "\(wire): \(listed.count) routine occurrences")
+                            #expect(listed.allSatisfy { $0["rrule"] as? String == "FREQ=DAILY" && $0["kind"] as? String == "routine" })
+                            let titles = Set(listed.compactMap { $0["title"] as? String })
+                            #expect(titles == Set(routines.compactMap { routine in
+                                (routine["name"] as? String).flatMap { name in (routine["child"] as? String).map { "\(name) (\($0))" } }
+                            }))
                         }
                     }
                 }
