@@ -207,7 +207,8 @@ let package = Package(
             path: "Services/EmbeddingWorker",
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "ProfileExtractor", dependencies: ["HearthRuntime"], path: "Services/ProfileExtractor", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "ProfileExtractor", dependencies: ["HearthRuntime", "HearthDomain", "HearthReadModels"], path: "Services/ProfileExtractor", swiftSettings: swiftSettings),
         .executableTarget(
             name: "CalendarSync",
             dependencies: [

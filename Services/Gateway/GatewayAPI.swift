@@ -17,6 +17,8 @@ struct GatewayAPI: Sendable {
     let auth: AuthRoutes
     let households: HouseholdRoutes
     let members: MemberRoutes
+    let chats: ChatRoutes
+    let profile: ProfileRoutes
     let invites: InviteRoutes
     let users: UserRoutes
     let feedback: FeedbackRoutes
@@ -76,6 +78,12 @@ struct GatewayAPI: Sendable {
                 devSignInEnabled: settings.devSignInEnabled),
             households: HouseholdRoutes(publisher: host.publisher, readModel: householdReadModel, membership: membership, consistency: consistency),
             members: MemberRoutes(publisher: host.publisher, readModel: householdReadModel, membership: membership),
+            chats: ChatRoutes(
+                publisher: host.publisher, chats: ChatReadModel(client: host.postgres, logger: logger), membership: membership,
+                consistency: consistency),
+            profile: ProfileRoutes(
+                publisher: host.publisher, profile: ProfileReadModel(client: host.postgres, logger: logger), membership: membership,
+                consistency: consistency),
             invites: InviteRoutes(
                 publisher: host.publisher, invites: InviteReadModel(client: host.postgres, logger: logger),
                 membership: membership, consistency: consistency),
@@ -108,6 +116,8 @@ struct GatewayAPI: Sendable {
         auth.registerAuthenticated(on: authenticated)
         households.register(on: authenticated)
         members.register(on: authenticated)
+        chats.register(on: authenticated)
+        profile.register(on: authenticated)
         invites.register(on: authenticated)
         users.register(on: authenticated)
         feedback.register(on: authenticated)

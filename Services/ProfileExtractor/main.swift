@@ -1,6 +1,21 @@
+import Foundation
+import HearthDomain
+import HearthReadModels
 import HearthRuntime
 
-// The profile-extractor's own projections and work arrive with its issue; until then it runs the shared
-// backbone (migrations, producer, health, readiness and metrics) so the stack starts whole.
-let host = ServiceHost.bootstrap(service: "profile-extractor", defaultPort: 8083, owner: .profileExtractor)
+// Reads chat messages for profile facts (allergies, diets, injuries, goals, tastes, schedules)
+// and publishes them as profile.fact_extracted; the gateway projects them into the household
+// profile and the meal-planning constraints.
+let extractor: ProfileFactExtractor
+do {
+    extractor = try ProfileFactExtractor.bundled()
+} catch {
+    FileHandle.standardError.write(Data("profile-extractor: cannot load the allergen vocabulary: \(error)\n".utf8))
+    exit(78)  // EX_CONFIG
+}
+let announcer = ProfileFactAnnouncer()
+let host = ServiceHost.bootstrap(service: "profile-extractor", defaultPort: 8083, owner: .profileExtractor) {
+    [ProfileExtractionProjection(extractor: extractor, announcer: announcer)]
+}
+announcer.attach(host.publisher)
 try await host.run()

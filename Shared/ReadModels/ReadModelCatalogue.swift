@@ -1,4 +1,5 @@
 import Foundation
+import HearthDomain
 import HearthKnowledge
 import HearthStore
 
@@ -17,11 +18,12 @@ public enum ReadModelCatalogue {
     public static func projections(of owner: Owner) -> [any Projection] {
         switch owner {
         case .gateway: [HouseholdsProjection(), EventLogProjection(), UsersProjection(), HouseholdMembersProjection(), FeedbackProjection(),
-                       CalendarEntriesProjection(), CalendarFeedsProjection()]
+                       CalendarEntriesProjection(), CalendarFeedsProjection(), ChatsProjection(), ProfileFactsProjection()]
         case .assistOrchestrator: [AssistRunsProjection()]
         case .notifier: [RemindersProjection(), NotificationTargetsProjection(), NotificationInboxProjection()]
         case .embeddingWorker: [DocumentChunksProjection(provider: activeEmbeddingProvider)]
-        case .profileExtractor, .calendarSync: []
+        case .profileExtractor: [ProfileExtractionProjection(extractor: bundledProfileExtractor)]
+        case .calendarSync: []
         }
     }
 
@@ -30,6 +32,12 @@ public enum ReadModelCatalogue {
     /// builds its own projection and refuses to start on a bad configuration.
     static var activeEmbeddingProvider: any EmbeddingProvider {
         (try? EmbeddingSettings.provider()) ?? MiniLMEmbeddingProvider()
+    }
+
+    /// The rule-based extractor over the bundled allergen vocabulary. The vocabulary ships with
+    /// the binary and is checked by tests, so failing to load it is a build defect.
+    static var bundledProfileExtractor: ProfileFactExtractor {
+        do { return try ProfileFactExtractor.bundled() } catch { fatalError("bundled allergen vocabulary is unreadable: \(error)") }
     }
 
     public static var allProjections: [any Projection] { Owner.allCases.flatMap(projections(of:)) }

@@ -45,19 +45,28 @@ struct AssistHouseholdReader: Sendable {
             SELECT uh.household_id, h.prefs::text,
                    (SELECT json_agg(json_build_object('name', m.name, 'role', m.role, 'birthdate', to_char(m.birthdate, 'YYYY-MM-DD'))
                                     ORDER BY m.added_at, m.member_id)
-                    FROM household_members m WHERE m.household_id = uh.household_id)::text
+                    FROM household_members m WHERE m.household_id = uh.household_id)::text,
+                   (SELECT json_agg(DISTINCT pc.value) FROM profile_constraints pc WHERE pc.household_id = uh.household_id)::text
             FROM user_households uh LEFT JOIN households h ON h.household_id = uh.household_id
             WHERE uh.user_id = \(user)
             """, logger: logger)
-        var found: (UUID, String?, String?)?
-        for try await row in rows.decode((UUID, String?, String?).self) { found = row }
-        guard let (householdId, prefsText, membersText) = found else {
+        var found: (UUID, String?, String?, String?)?
+        for try await row in rows.decode((UUID, String?, String?, String?).self) { found = row }
+        guard let (householdId, prefsText, membersText, profileText) = found else {
             if requested != nil { throw APIError.notFound("household") }
             return .sample
         }
         if let requested, requested != householdId { throw APIError.notFound("household") }
-        guard let prefsText else { return AssistHousehold(householdId: householdId, prefs: AssistHousehold.sample.prefs, members: []) }
-        let prefs = try decoder.decode(HouseholdPrefs.self, from: Data(prefsText.utf8))
+        // Allergies and intolerances read from chats constrain plans at once (profile_constraints
+        // holds them by the safety rule), merged with what the household declared.
+        let profileAllergens = try profileText.map { try decoder.decode([String].self, from: Data($0.utf8)) } ?? []
+        guard let prefsText else {
+            var prefs = AssistHousehold.sample.prefs
+            prefs.allergies = Self.merged(prefs.allergies, profileAllergens)
+            return AssistHousehold(householdId: householdId, prefs: prefs, members: [])
+        }
+        var prefs = try decoder.decode(HouseholdPrefs.self, from: Data(prefsText.utf8))
+        prefs.allergies = Self.merged(prefs.allergies, profileAllergens)
         let stored = try membersText.map { try decoder.decode([StoredMember].self, from: Data($0.utf8)) } ?? []
         let members = stored.map { member in
             AssistMember(
@@ -65,5 +74,13 @@ struct AssistHouseholdReader: Sendable {
                 age: member.birthdate.flatMap(CalendarDay.init(isoDate:)).map { HouseholdMemberRules.age(bornOn: $0, on: day) })
         }
         return AssistHousehold(householdId: householdId, prefs: prefs, members: members)
+    }
+
+    static func merged(_ declared: [String], _ fromProfile: [String]) -> [String] {
+        var result = declared
+        for allergen in fromProfile where !result.contains(where: { $0.caseInsensitiveCompare(allergen) == .orderedSame }) {
+            result.append(allergen)
+        }
+        return result
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+import HearthEvents
+import HearthReadModels
+import HearthRuntime
+import HearthStore
+import Hummingbird
+
+/// `GET /v1/households/{id}/profile`, `POST /v1/profile/facts/{id}/confirm|reject`.
+///
+/// Users of a household are its adults (children do not sign in), so any of them may decide on
+/// a fact as the parent the safety rule asks for.
+struct ProfileRoutes: Sendable {
+    let publisher: EventPublisher
+    let profile: ProfileReadModel
+    let membership: MembershipReadModel
+    let consistency: ReadConsistency
+
+    struct Profile: ResponseEncodable {
+        var householdId: String
+        var facts: [ProfileFactView]
+        var constraints: [ProfileConstraintView]
+        enum CodingKeys: String, CodingKey {
+            case householdId = "household_id"
+            case facts, constraints
+        }
+    }
+
+    struct Decision: ResponseEncodable {
+        var factId: String
+        var status: String
+        var position: String
+        enum CodingKeys: String, CodingKey {
+            case factId = "fact_id"
+            case status, position
+        }
+    }
+
+    func register(on routes: some RouterMethods<HearthRequestContext>) {
+        routes.get("households/{id}/profile") { request, context in
+            try await read(request, context: context)
+        }
+        routes.post("profile/facts/{id}/confirm") { _, context in
+            try await decide(context: context, confirm: true)
+        }
+        routes.post("profile/facts/{id}/reject") { _, context in
+            try await decide(context: context, confirm: false)
+        }
+    }
+
+    func read(_ request: Request, context: HearthRequestContext) async throws -> Profile {
+        let user = try context.authenticatedUser()
+        guard let householdId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            throw APIError.invalid("household_id", "the household id in the path must be a UUID")
+        }
+        let pending = try consistency.pendingRead(
+            in: request, projections: [.profile: [ProfileFactsProjection().name]], writtenBy: "POST /v1/profile/facts/{id}/confirm|reject")
+        try await membership.requireMember(user, of: householdId)
+        try await consistency.wait(for: pending)
+        return Profile(
+            householdId: householdId.uuidString.lowercased(), facts: try await profile.facts(of: householdId),
+            constraints: try await profile.constraints(of: householdId))
+    }
+
+    func decide(context: HearthRequestContext, confirm: Bool) async throws -> Decision {
+        let user = try context.authenticatedUser()
+        guard let factId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            throw APIError.invalid("fact_id", "the fact id in the path must be a UUID")
+        }
+        guard let fact = try await profile.fact(factId), try await membership.household(of: user) == fact.householdId else {
+            throw APIError.notFound("fact")
+        }
+        guard fact.status == "proposed" else {
+            throw APIError(.conflict, code: "already_decided", message: "the fact is already \(fact.status)")
+        }
+        let position: EventPosition
+        if confirm {
+            position = try await publisher.publish(
+                ProfileFactConfirmed(factId: factId, householdId: fact.householdId, confirmedBy: user), correlationId: context.correlationId)
+        } else {
+            position = try await publisher.publish(
+                ProfileFactRejected(factId: factId, householdId: fact.householdId, rejectedBy: user), correlationId: context.correlationId)
+        }
+        return Decision(factId: factId.uuidString.lowercased(), status: confirm ? "confirmed" : "rejected", position: position.description)
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+
+/// `chat.created` v1: a household chat and the users who may read and write it. Keyed by chat,
+/// like every chat event, so a chat's events stay in order.
+public struct ChatCreated: EventPayload {
+    public static let eventType = "chat.created"
+    public static let version = 1
+    public static let topic = Topic.chats
+
+    public var chatId: UUID
+    public var householdId: UUID
+    public var title: String?
+    /// User ids; the creator is always one of them.
+    public var memberIds: [UUID]
+    public var createdBy: UUID
+
+    public var aggregateKey: String { chatId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case chatId = "chat_id"
+        case householdId = "household_id"
+        case title
+        case memberIds = "member_ids"
+        case createdBy = "created_by"
+    }
+
+    public init(chatId: UUID, householdId: UUID, title: String?, memberIds: [UUID], createdBy: UUID) {
+        self.chatId = chatId
+        self.householdId = householdId
+        self.title = title
+        self.memberIds = memberIds
+        self.createdBy = createdBy
+    }
+}
+
+/// `chat.message_sent` v1: one message. `message_id` is derived from chat, author and
+/// `client_id`, so a retried send names the same message and is applied once.
+public struct ChatMessageSent: EventPayload {
+    public static let eventType = "chat.message_sent"
+    public static let version = 1
+    public static let topic = Topic.chats
+
+    public var messageId: UUID
+    public var chatId: UUID
+    public var householdId: UUID
+    public var authorId: UUID
+    /// The author's display name when sent: extraction reads "I" as this person.
+    public var authorName: String
+    public var text: String
+    public var clientId: String
+
+    public var aggregateKey: String { chatId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case messageId = "message_id"
+        case chatId = "chat_id"
+        case householdId = "household_id"
+        case authorId = "author_id"
+        case authorName = "author_name"
+        case text
+        case clientId = "client_id"
+    }
+
+    public init(messageId: UUID, chatId: UUID, householdId: UUID, authorId: UUID, authorName: String, text: String, clientId: String) {
+        self.messageId = messageId
+        self.chatId = chatId
+        self.householdId = householdId
+        self.authorId = authorId
+        self.authorName = authorName
+        self.text = text
+        self.clientId = clientId
+    }
+}
+
+/// `chat.read` v1: a member has read a chat up to and including a message.
+public struct ChatRead: EventPayload {
+    public static let eventType = "chat.read"
+    public static let version = 1
+    public static let topic = Topic.chats
+
+    public var chatId: UUID
+    public var userId: UUID
+    public var upTo: UUID
+
+    public var aggregateKey: String { chatId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case chatId = "chat_id"
+        case userId = "user_id"
+        case upTo = "up_to"
+    }
+
+    public init(chatId: UUID, userId: UUID, upTo: UUID) {
+        self.chatId = chatId
+        self.userId = userId
+        self.upTo = upTo
+    }
+}
+
+/// `profile.fact_extracted` v1: a fact about a household member read from a message, with its
+/// provenance. Keyed by household so that a household's facts, confirmations and rejections
+/// are applied in order. `fact_id` is derived from the message and the fact, so extracting the
+/// same message again names the same fact.
+public struct ProfileFactExtracted: EventPayload {
+    public static let eventType = "profile.fact_extracted"
+    public static let version = 1
+    public static let topic = Topic.profile
+
+    public var factId: UUID
+    public var householdId: UUID
+    /// The household member the fact is about; nil when the subject is a user who is not a
+    /// planned-for member.
+    public var memberId: UUID?
+    public var subject: String
+    /// `allergy`, `intolerance`, `diet`, `injury`, `goal`, `preference`, `dislike`, `schedule`.
+    public var kind: String
+    public var value: String
+    /// `add` or `remove`.
+    public var polarity: String
+    public var confidence: Double
+    public var messageId: UUID
+    public var chatId: UUID
+    public var quotedSpan: String
+    /// `rules` or a model name.
+    public var extractor: String
+
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case factId = "fact_id"
+        case householdId = "household_id"
+        case memberId = "member_id"
+        case subject, kind, value, polarity, confidence
+        case messageId = "message_id"
+        case chatId = "chat_id"
+        case quotedSpan = "quoted_span"
+        case extractor
+    }
+
+    public init(
+        factId: UUID, householdId: UUID, memberId: UUID?, subject: String, kind: String, value: String, polarity: String,
+        confidence: Double, messageId: UUID, chatId: UUID, quotedSpan: String, extractor: String
+    ) {
+        self.factId = factId
+        self.householdId = householdId
+        self.memberId = memberId
+        self.subject = subject
+        self.kind = kind
+        self.value = value
+        self.polarity = polarity
+        self.confidence = confidence
+        self.messageId = messageId
+        self.chatId = chatId
+        self.quotedSpan = quotedSpan
+        self.extractor = extractor
+    }
+}
+
+/// `profile.fact_confirmed` v1: a household member vouched for an extracted fact.
+public struct ProfileFactConfirmed: EventPayload {
+    public static let eventType = "profile.fact_confirmed"
+    public static let version = 1
+    public static let topic = Topic.profile
+
+    public var factId: UUID
+    public var householdId: UUID
+    public var confirmedBy: UUID
+
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case factId = "fact_id"
+        case householdId = "household_id"
+        case confirmedBy = "confirmed_by"
+    }
+
+    public init(factId: UUID, householdId: UUID, confirmedBy: UUID) {
+        self.factId = factId
+        self.householdId = householdId
+        self.confirmedBy = confirmedBy
+    }
+}
+
+/// `profile.fact_rejected` v1: a household member said an extracted fact is wrong.
+public struct ProfileFactRejected: EventPayload {
+    public static let eventType = "profile.fact_rejected"
+    public static let version = 1
+    public static let topic = Topic.profile
+
+    public var factId: UUID
+    public var householdId: UUID
+    public var rejectedBy: UUID
+
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case factId = "fact_id"
+        case householdId = "household_id"
+        case rejectedBy = "rejected_by"
+    }
+
+    public init(factId: UUID, householdId: UUID, rejectedBy: UUID) {
+        self.factId = factId
+        self.householdId = householdId
+        self.rejectedBy = rejectedBy
+    }
+}

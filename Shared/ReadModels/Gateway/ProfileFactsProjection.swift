@@ -1,0 +1,74 @@
+import Foundation
+import HearthEvents
+import HearthStore
+import Logging
+import PostgresNIO
+
+/// The household profile (`profile_facts`) and the meal-planning constraints derived from it
+/// (`profile_constraints`), from the profile topic.
+///
+/// Safety rule: a fact that makes plans safer (an allergy or intolerance being added) constrains
+/// at once, before anyone confirms it; a fact that lifts a constraint does so only once a
+/// household member confirms it. Rejecting an added fact lifts the constraint it created.
+public struct ProfileFactsProjection: Projection {
+    public let name = "profile_facts"
+    public let topics: [Topic] = [.profile]
+    public let tables = ["profile_facts", "profile_constraints"]
+
+    static let constrainingKinds: Set<String> = ["allergy", "intolerance"]
+
+    public init() {}
+
+    public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        for event in events {
+            switch event.payload {
+            case let fact as ProfileFactExtracted:
+                let inserted = try await connection.query(
+                    """
+                    INSERT INTO profile_facts (fact_id, household_id, member_id, subject, kind, value, polarity, confidence,
+                                               message_id, chat_id, quoted_span, extractor, status, extracted_at)
+                    VALUES (\(fact.factId), \(fact.householdId), \(fact.memberId), \(fact.subject), \(fact.kind), \(fact.value),
+                            \(fact.polarity), \(fact.confidence), \(fact.messageId), \(fact.chatId), \(fact.quotedSpan),
+                            \(fact.extractor), 'proposed', \(event.metadata.occurredAt))
+                    ON CONFLICT (fact_id) DO NOTHING
+                    RETURNING fact_id
+                    """, logger: logger)
+                var isNew = false
+                for try await _ in inserted { isNew = true }
+                if isNew, fact.polarity == "add", Self.constrainingKinds.contains(fact.kind) {
+                    try await connection.query(
+                        """
+                        INSERT INTO profile_constraints (household_id, subject, kind, value, source_fact_id)
+                        VALUES (\(fact.householdId), \(fact.subject), \(fact.kind), \(fact.value), \(fact.factId))
+                        ON CONFLICT (household_id, subject, kind, value) DO NOTHING
+                        """, logger: logger)
+                }
+            case let confirmed as ProfileFactConfirmed:
+                let rows = try await connection.query(
+                    """
+                    UPDATE profile_facts SET status = 'confirmed', decided_by = \(confirmed.confirmedBy), decided_at = \(event.metadata.occurredAt)
+                    WHERE fact_id = \(confirmed.factId) AND household_id = \(confirmed.householdId) AND status = 'proposed'
+                    RETURNING subject, kind, value, polarity
+                    """, logger: logger)
+                for try await (subject, kind, value, polarity) in rows.decode((String, String, String, String).self) where polarity == "remove" {
+                    try await connection.query(
+                        """
+                        DELETE FROM profile_constraints
+                        WHERE household_id = \(confirmed.householdId) AND subject = \(subject) AND kind = \(kind) AND value = \(value)
+                        """, logger: logger)
+                }
+            case let rejected as ProfileFactRejected:
+                try await connection.query(
+                    """
+                    UPDATE profile_facts SET status = 'rejected', decided_by = \(rejected.rejectedBy), decided_at = \(event.metadata.occurredAt)
+                    WHERE fact_id = \(rejected.factId) AND household_id = \(rejected.householdId) AND status = 'proposed'
+                    """, logger: logger)
+                try await connection.query(
+                    "DELETE FROM profile_constraints WHERE household_id = \(rejected.householdId) AND source_fact_id = \(rejected.factId)",
+                    logger: logger)
+            default:
+                continue
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HearthDomain
+import HearthEvents
+import HearthStore
+import Logging
+import Metrics
+import PostgresNIO
+import Synchronization
+
+/// Publishes what the extraction projection read. Attached once the host's producer exists.
+public final class ProfileFactAnnouncer: Sendable {
+    private let publisher = Mutex<EventPublisher?>(nil)
+
+    public init() {}
+
+    public func attach(_ publisher: EventPublisher) {
+        self.publisher.withLock { $0 = publisher }
+    }
+
+    func announce(_ fact: ProfileFactExtracted, correlationId: String, causationId: String) async throws {
+        guard let publisher = publisher.withLock({ $0 }) else { return }
+        _ = try await publisher.publish(fact, correlationId: correlationId, causationId: causationId)
+    }
+}
+
+/// Reads every chat message for profile facts and publishes each as `profile.fact_extracted`.
+/// Fact ids derive from the message and the fact, so a message redelivered after a crash (the
+/// facts published, the offset not yet committed) publishes the same facts again and every
+/// reader keeps one of each.
+public struct ProfileExtractionProjection: Projection {
+    public let name = "profile_extraction"
+    public let topics: [Topic] = [.households, .chats]
+    public let tables = ["profile_subjects", "profile_extracted_messages"]
+
+    static let factNamespace = UUID(uuidString: "0d3b8e6a-5a1f-4c2e-8f7d-2b9c4e1a6f30")!
+
+    let extractor: ProfileFactExtractor
+    let announcer: ProfileFactAnnouncer?
+
+    public init(extractor: ProfileFactExtractor, announcer: ProfileFactAnnouncer? = nil) {
+        self.extractor = extractor
+        self.announcer = announcer
+    }
+
+    public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        for event in events {
+            switch event.payload {
+            case let added as HouseholdMemberAdded:
+                try await connection.query(
+                    """
+                    INSERT INTO profile_subjects (member_id, household_id, name, role)
+                    VALUES (\(added.memberId), \(added.householdId), \(added.name), \(added.role))
+                    ON CONFLICT (member_id) DO NOTHING
+                    """, logger: logger)
+            case let message as ChatMessageSent:
+                try await extract(message, event: event, on: connection, logger: logger)
+            default:
+                continue
+            }
+        }
+    }
+
+    private func extract(_ message: ChatMessageSent, event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query(
+            "SELECT member_id, name FROM profile_subjects WHERE household_id = \(message.householdId) ORDER BY name, member_id", logger: logger)
+        var memberIds: [String: UUID] = [:]
+        for try await (id, name) in rows.decode((UUID, String).self) where memberIds[name] == nil { memberIds[name] = id }
+        // The author may be a user who is not a planned-for member: "I" still means them.
+        let names = Array(memberIds.keys).sorted() + (memberIds[message.authorName] == nil ? [message.authorName] : [])
+        let facts = extractor.extract(text: message.text, speaker: message.authorName, members: names)
+        var published: [ProfileFactExtracted] = []
+        for fact in facts {
+            let identity = "\(message.messageId.uuidString.lowercased())/\(fact.kind.rawValue)/\(fact.subject)/\(fact.value)/\(fact.polarity.rawValue)"
+            published.append(
+                ProfileFactExtracted(
+                    factId: NameBasedUUID.make(namespace: Self.factNamespace, name: identity), householdId: message.householdId,
+                    memberId: memberIds[fact.subject], subject: fact.subject, kind: fact.kind.rawValue, value: fact.value,
+                    polarity: fact.polarity.rawValue, confidence: fact.confidence, messageId: message.messageId, chatId: message.chatId,
+                    quotedSpan: fact.quotedSpan, extractor: "rules"))
+        }
+        let inserted = try await connection.query(
+            """
+            INSERT INTO profile_extracted_messages (message_id, household_id, chat_id, fact_ids, extracted_at)
+            VALUES (\(message.messageId), \(message.householdId), \(message.chatId), \(published.map(\.factId)), \(event.metadata.occurredAt))
+            ON CONFLICT (message_id) DO NOTHING RETURNING message_id
+            """, logger: logger)
+        var isNew = false
+        for try await _ in inserted { isNew = true }
+        // A retried send is a second event with the same message id: read once.
+        guard isNew else { return }
+        for fact in published {
+            try await announcer?.announce(fact, correlationId: event.metadata.correlationId, causationId: event.metadata.id.uuidString.lowercased())
+        }
+        Counter(label: "hearth_profile_facts_extracted_total").increment(by: published.count)
+        logger.debug("profile facts extracted", metadata: ["message_id": "\(message.messageId)", "facts": "\(published.count)"])
+    }
+}
