@@ -22,114 +22,38 @@ struct RunStreamEventText: Sendable, Equatable {
 /// subscribes before its request is published, so whatever the run emits is after that point.
 /// Events of runs nobody here is waiting for are dropped after a glance at the key.
 final class RunEventHub: Service, Sendable {
-    typealias Continuation = AsyncStream<RunStreamItem>.Continuation
-
-    private let bootstrapServers: String
-    private let fetchWaitMs: Int
-    private let logger: Logger
-    private let state = Mutex(State())
-
-    private struct State {
-        var subscribers: [String: [UInt64: Continuation]] = [:]
-        var nextId: UInt64 = 0
-        var following = false
-    }
+    private let follower: LiveTopicFollower
+    private let subscribers = StreamSubscribers<String, RunStreamItem>()
+    private let following = Atomic<Bool>(false)
 
     init(bootstrapServers: String, fetchWaitMs: Int, logger: Logger) {
-        self.bootstrapServers = bootstrapServers
-        self.fetchWaitMs = fetchWaitMs
-        self.logger = logger
+        follower = LiveTopicFollower(
+            topic: .assistEvents, bootstrapServers: bootstrapServers, fetchWaitMs: fetchWaitMs, errorBackoffMs: 10, logger: logger)
     }
 
     /// True once the follower is positioned: events published from now on reach subscribers.
-    var isFollowing: Bool { state.withLock { $0.following } }
+    var isFollowing: Bool { following.load(ordering: .acquiring) }
 
     /// Starts buffering the run's events. Subscribe before the request is published; finish the
     /// subscription (or drop it) when the stream ends.
     func subscribe(_ runId: UUID) -> RunSubscription {
-        let key = runId.uuidString.lowercased()
-        let (stream, continuation) = AsyncStream<RunStreamItem>.makeStream(bufferingPolicy: .unbounded)
-        let id = state.withLock { state in
-            state.nextId += 1
-            state.subscribers[key, default: [:]][state.nextId] = continuation
-            return state.nextId
-        }
-        continuation.onTermination = { [weak self] _ in self?.remove(key, id) }
+        let (stream, continuation) = subscribers.add(runId.uuidString.lowercased(), bufferingPolicy: .unbounded)
         return RunSubscription(stream: stream, continuation: continuation)
     }
 
-    private func remove(_ key: String, _ id: UInt64) {
-        state.withLock { state in
-            state.subscribers[key]?[id] = nil
-            if state.subscribers[key]?.isEmpty == true { state.subscribers[key] = nil }
-        }
-    }
-
     func run() async throws {
-        let partitions = (0..<Int32(Topic.assistEvents.partitions)).map { KafkaTopicPartition(topic: Topic.assistEvents.name, partition: $0) }
-        guard var next = await startOffsets(partitions) else { return }
-        // A follower that stops (broker gone, fatal error) is restarted where it left off.
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            let reader = KafkaRangeReader(
-                bootstrapServers: bootstrapServers,
-                ranges: Dictionary(uniqueKeysWithValues: next.map { ($0.key, $0.value..<Int64.max) }),
-                follow: true,
-                additional: ["fetch.wait.max.ms": String(fetchWaitMs), "fetch.error.backoff.ms": "10"],
-                logger: logger)
-            do {
-                try await withGracefulShutdownHandler {
-                    var iterator = reader.makeAsyncIterator()
-                    state.withLock { $0.following = true }
-                    while let message = try await iterator.next() {
-                        next[message.topicPartition] = message.offset + 1
-                        dispatch(message)
-                    }
-                } onGracefulShutdown: {
-                    reader.cancel()
-                }
-            } catch {
-                logger.warning("assist.events follower stopped, restarting", metadata: ["error": "\(error)"])
-                try? await Task.sleep(for: .milliseconds(500))
-            }
-            reader.cancel()
-        }
-        finishAll()
+        await follower.run(
+            positioned: { [self] in following.store($0, ordering: .releasing) },
+            handle: { [self] message in Self.dispatch(message, to: subscribers) })
+        subscribers.finishAll()
     }
 
-    /// The high watermark of every partition, asked until the broker answers (or shutdown).
-    private func startOffsets(_ partitions: [KafkaTopicPartition]) async -> [KafkaTopicPartition: Int64]? {
-        let admin = KafkaAdmin(bootstrapServers: bootstrapServers, logger: logger)
-        var backoff = Duration.milliseconds(100)
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            do {
-                var offsets: [KafkaTopicPartition: Int64] = [:]
-                for partition in partitions { offsets[partition] = try await admin.watermarks(partition).high }
-                return offsets
-            } catch {
-                logger.warning("cannot read assist.events watermarks yet, retrying", metadata: ["error": "\(error)"])
-                try? await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(5))
-            }
-        }
-        return nil
-    }
-
-    private func dispatch(_ message: KafkaMessage) {
+    /// Events of runs nobody here is waiting for are dropped after a glance at the key.
+    private static func dispatch(_ message: KafkaMessage, to subscribers: StreamSubscribers<String, RunStreamItem>) {
         guard let keyBytes = message.key else { return }
-        let key = String(decoding: keyBytes, as: UTF8.self)
-        let waiting = state.withLock { state in state.subscribers[key].map { Array($0.values) } }
-        guard let waiting, !waiting.isEmpty else { return }
-        guard let event = RunEventDispatcher.decode(message) else { return }
+        let waiting = subscribers.waiting(on: String(decoding: keyBytes, as: UTF8.self))
+        guard !waiting.isEmpty, let event = RunEventDispatcher.decode(message) else { return }
         for continuation in waiting { continuation.yield(.event(event)) }
-    }
-
-    private func finishAll() {
-        let all = state.withLock { state -> [Continuation] in
-            state.following = false
-            defer { state.subscribers.removeAll() }
-            return state.subscribers.values.flatMap(\.values)
-        }
-        for continuation in all { continuation.finish() }
     }
 }
 
