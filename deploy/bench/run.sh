@@ -234,6 +234,23 @@ sleep 5
 mapfile -t RSS_ARGS < <(hearth_pids; peer_pids)
 driver rss --key rss_idle "${RSS_ARGS[@]}"
 
+# --- the knowledge base for recipe search ----------------------------------------------------------
+# Hearth's search answers from the embedding-worker's index: ingest the built-in content (recipes
+# and articles) and wait until every document is embedded, as a deployment would before serving.
+log "ingesting the knowledge base (hearthctl ingest) and waiting for the embedding-worker"
+if (cd "$ROOT" && HEARTH_KAFKA_BOOTSTRAP="$KAFKA" HEARTH_DATABASE_URL="$DB_URL" "$BIN/hearthctl" ingest) >"$LOG_DIR/ingest.log" 2>&1; then
+  expected="$(grep -oE '[0-9]+ documents?' "$LOG_DIR/ingest.log" | head -n1 | grep -oE '[0-9]+' || echo 0)"
+  embedded=0
+  for ((i = 0; i < 600; i++)); do
+    embedded="$(pg psql -tAc 'SELECT count(DISTINCT document_id) FROM document_chunks' 2>/dev/null | tr -d '[:space:]' || echo 0)"
+    [ "${embedded:-0}" -ge "${expected:-1}" ] && [ "${embedded:-0}" -gt 0 ] && break
+    sleep 1
+  done
+  log "knowledge base: $embedded of $expected documents embedded"
+else
+  log "warning: hearthctl ingest failed (log $LOG_DIR/ingest.log); recipe search will be measured on an empty index"
+fi
+
 # --- sign in and one household on each side ------------------------------------------------------
 PREFS='{"adults":2,"kidsAges":[4,7],"allergies":["peanuts","shellfish"],"cuisines":["italian","mexican","asian"]}'
 json_field() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get(sys.argv[1]) or "")' "$1" 2>/dev/null || true; }
