@@ -20,7 +20,7 @@ if ProcessInfo.processInfo.environment["HEARTH_PROJECTION_BATCH_SIZE"] == nil {
 }
 let announcer = ContentEmbeddedAnnouncer()
 let host = ServiceHost.bootstrap(service: "embedding-worker", defaultPort: 8082, owner: .embeddingWorker) {
-    [DocumentChunksProjection(provider: provider, announcer: announcer)]
+    [DocumentChunksProjection(provider: provider, announcer: announcer), ChatMessageEmbeddingsProjection(provider: provider)]
 }
 announcer.attach(host.publisher)
 let sweep = StaleEmbeddingSweep(writer: DocumentChunkWriter(provider: provider), client: host.postgres, logger: host.logger)

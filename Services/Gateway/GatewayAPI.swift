@@ -18,6 +18,7 @@ struct GatewayAPI: Sendable {
     let households: HouseholdRoutes
     let members: MemberRoutes
     let chats: ChatRoutes
+    let chatSearch: ChatSearchRoutes
     let profile: ProfileRoutes
     let invites: InviteRoutes
     let users: UserRoutes
@@ -63,6 +64,7 @@ struct GatewayAPI: Sendable {
             "auth_rate_limit_per_min": "\(settings.authRateLimitPerMinute)", "trust_proxy": "\(settings.trustProxy)",
             "admins": "\(settings.adminUserIds.count)",
         ])
+        let search = try SearchRoutes.make(host: host)
         return GatewayAPI(
             settings: settings,
             openAPI: try OpenAPIRoutes.load(),
@@ -81,6 +83,7 @@ struct GatewayAPI: Sendable {
             chats: ChatRoutes(
                 publisher: host.publisher, chats: ChatReadModel(client: host.postgres, logger: logger), membership: membership,
                 consistency: consistency),
+            chatSearch: ChatSearchRoutes(provider: search.search.provider, client: host.postgres, logger: logger),
             profile: ProfileRoutes(
                 publisher: host.publisher, profile: ProfileReadModel(client: host.postgres, logger: logger), membership: membership,
                 consistency: consistency),
@@ -91,7 +94,7 @@ struct GatewayAPI: Sendable {
             feedback: FeedbackRoutes(publisher: host.publisher, membership: membership),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
             assist: try AssistAPI.make(host: host, admins: settings.adminUserIds),
-            search: try SearchRoutes.make(host: host),
+            search: search,
             documents: DocumentAdminRoutes(publisher: host.publisher),
             calendar: try CalendarAPI.make(host: host, membership: membership, consistency: consistency),
             notifications: notifications.routes,
@@ -117,6 +120,7 @@ struct GatewayAPI: Sendable {
         households.register(on: authenticated)
         members.register(on: authenticated)
         chats.register(on: authenticated)
+        chatSearch.register(on: authenticated)
         profile.register(on: authenticated)
         invites.register(on: authenticated)
         users.register(on: authenticated)

@@ -21,7 +21,7 @@ public enum ReadModelCatalogue {
                        CalendarEntriesProjection(), CalendarFeedsProjection(), ChatsProjection(), ProfileFactsProjection()]
         case .assistOrchestrator: [AssistRunsProjection()]
         case .notifier: [RemindersProjection(), NotificationTargetsProjection(), NotificationInboxProjection()]
-        case .embeddingWorker: [DocumentChunksProjection(provider: activeEmbeddingProvider)]
+        case .embeddingWorker: [DocumentChunksProjection(provider: activeEmbeddingProvider), ChatMessageEmbeddingsProjection(provider: activeEmbeddingProvider)]
         case .profileExtractor: [ProfileExtractionProjection(extractor: bundledProfileExtractor)]
         case .calendarSync: []
         }

@@ -1,0 +1,38 @@
+import Foundation
+import HearthEvents
+import HearthKnowledge
+import HearthStore
+import Logging
+import PostgresNIO
+
+/// Embeds every chat message (same model as the knowledge base) into `chat_message_embeddings`
+/// for search over a household's history. A batch is embedded in one call.
+public struct ChatMessageEmbeddingsProjection: Projection {
+    public let name = "chat_message_embeddings"
+    public let topics: [Topic] = [.chats]
+    public let tables = ["chat_message_embeddings"]
+
+    let provider: any EmbeddingProvider
+
+    public init(provider: any EmbeddingProvider) {
+        self.provider = provider
+    }
+
+    public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        let messages = events.compactMap { event in (event.payload as? ChatMessageSent).map { ($0, event) } }
+        guard !messages.isEmpty else { return }
+        let vectors = try await provider.embed(messages.map(\.0.text))
+        guard vectors.count == messages.count else {
+            throw EmbeddingProviderError("the embedder returned \(vectors.count) vectors for \(messages.count) messages", retriable: true)
+        }
+        for ((message, event), vector) in zip(messages, vectors) {
+            try await connection.query(
+                """
+                INSERT INTO chat_message_embeddings (message_id, chat_id, household_id, author_name, body, model, embedding, sent_at)
+                VALUES (\(message.messageId), \(message.chatId), \(message.householdId), \(message.authorName), \(message.text),
+                        \(provider.model.name), \(vector.pgvectorLiteral)::vector, \(event.metadata.occurredAt))
+                ON CONFLICT (message_id) DO NOTHING
+                """, logger: logger)
+        }
+    }
+}
