@@ -19,4 +19,12 @@ struct MembershipReadModel: Sendable {
     func requireMember(_ userId: UUID, of householdId: UUID) async throws {
         guard try await household(of: userId) == householdId else { throw APIError.notFound("household") }
     }
+
+    /// Whether `memberId` is one of the people of `householdId` (`household_members`).
+    func householdHasMember(_ memberId: UUID, _ householdId: UUID) async throws -> Bool {
+        let rows = try await client.query(
+            "SELECT 1 FROM household_members WHERE member_id = \(memberId) AND household_id = \(householdId)", logger: logger)
+        for try await _ in rows { return true }
+        return false
+    }
 }

@@ -65,8 +65,15 @@ struct NotificationRoutes: Sendable {
     func createReminder(_ request: Request, _ context: HearthRequestContext) async throws -> ReminderAccepted {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(ReminderRequestBody.self, from: request, context: context).validated()
+        let household = try await membership.household(of: user)
+        // The reminder is about a person of the caller's household and goes to the caller.
+        if let member = body.memberId {
+            guard let household, try await membership.householdHasMember(member, household) else {
+                throw APIError.invalid("member_id", "member_id must be a member of your household")
+            }
+        }
         let event = ReminderRequested(
-            reminderId: UUID(), userId: user, householdId: try await membership.household(of: user), memberId: body.memberId,
+            reminderId: UUID(), userId: user, householdId: household, memberId: body.memberId,
             title: body.title, body: body.body, dueAt: body.dueAt, urgent: body.urgent, channels: body.channels, source: "api")
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         return ReminderAccepted(reminderId: event.reminderId, dueAt: Timestamp.format(event.dueAt), position: position.description)

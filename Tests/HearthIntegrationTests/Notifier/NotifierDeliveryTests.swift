@@ -335,6 +335,8 @@ extension BackboneSuite {
                     (["title": "  ", "at": future], "title"),
                     (["title": "x"], "at"),
                     (["title": "x", "at": future, "member_id": "nope"], "member_id"),
+                    // A well-formed id of nobody in the caller's household.
+                    (["title": "x", "at": future, "member_id": UUID().uuidString], "member_id"),
                     (["title": "x", "at": future, "channels": ["sms"]], "channels[0]"),
                 ] as [([String: Any], String)] {
                     let reply = try await post("v1/reminders", body)
@@ -342,6 +344,13 @@ extension BackboneSuite {
                 }
                 let ok = try await post("v1/reminders", ["title": "x", "at": future])
                 #expect(ok.status == 202)
+                // A reminder about a person of the caller's household is taken.
+                let household = try await post("v1/households/upsert", ["name": "Reminder family", "prefs": ["adults": 1]])
+                #expect(household.status == 200)
+                let householdId = try #require(household.json["household_id"] as? String)
+                let member = try await CalendarStack.addMember(gateway, user: user, household: householdId, name: "Sam")
+                let forMember = try await post("v1/reminders", ["title": "Swim bag", "at": future, "member_id": member])
+                #expect(forMember.status == 202, "\(String(decoding: forMember.body, as: UTF8.self))")
 
                 for (body, field) in [
                     (["url": "not a url", "secret": "0123456789abcdef"], "url"),
