@@ -18,6 +18,7 @@ struct GatewayAPI: Sendable {
     let households: HouseholdRoutes
     let members: MemberRoutes
     let chats: ChatRoutes
+    let chatStream: ChatStreamRoutes
     let chatSearch: ChatSearchRoutes
     let profile: ProfileRoutes
     let invites: InviteRoutes
@@ -59,6 +60,7 @@ struct GatewayAPI: Sendable {
         let rateLimitLedger = RateLimitLedger()
         let registeredRoutes = RegisteredRoutes()
         let notifications = NotificationRoutes.make(host: host, membership: membership)
+        let chatReadModel = ChatReadModel(client: host.postgres, logger: logger)
         logger.info("gateway configured", metadata: [
             "jwt_kid": "\(signingKey.keyId)", "rate_limit_per_min": "\(settings.rateLimitPerMinute)",
             "auth_rate_limit_per_min": "\(settings.authRateLimitPerMinute)", "trust_proxy": "\(settings.trustProxy)",
@@ -80,9 +82,8 @@ struct GatewayAPI: Sendable {
                 devSignInEnabled: settings.devSignInEnabled),
             households: HouseholdRoutes(publisher: host.publisher, readModel: householdReadModel, membership: membership, consistency: consistency),
             members: MemberRoutes(publisher: host.publisher, readModel: householdReadModel, membership: membership),
-            chats: ChatRoutes(
-                publisher: host.publisher, chats: ChatReadModel(client: host.postgres, logger: logger), membership: membership,
-                consistency: consistency),
+            chats: ChatRoutes(publisher: host.publisher, chats: chatReadModel, membership: membership, consistency: consistency),
+            chatStream: ChatStreamRoutes.make(host: host, chats: chatReadModel),
             chatSearch: ChatSearchRoutes(provider: search.search.provider, client: host.postgres, logger: logger),
             profile: ProfileRoutes(
                 publisher: host.publisher, profile: ProfileReadModel(client: host.postgres, logger: logger), membership: membership,
@@ -104,7 +105,7 @@ struct GatewayAPI: Sendable {
     }
 
     /// Services that run beside the HTTP server once migrations are applied.
-    var services: [any Service] { [janitor] + assist.services + notificationServices }
+    var services: [any Service] { [janitor, chatStream.hub] + assist.services + notificationServices }
 
     /// Registers every route. Every route registered here is listed by `GET /v1/admin/routes`
     /// and must be in openapi.json (a test compares the two).
@@ -120,6 +121,7 @@ struct GatewayAPI: Sendable {
         households.register(on: authenticated)
         members.register(on: authenticated)
         chats.register(on: authenticated)
+        chatStream.register(on: authenticated)
         chatSearch.register(on: authenticated)
         profile.register(on: authenticated)
         invites.register(on: authenticated)
