@@ -208,7 +208,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
-            name: "ProfileExtractor", dependencies: ["HearthRuntime", "HearthDomain", "HearthReadModels"], path: "Services/ProfileExtractor", swiftSettings: swiftSettings),
+            name: "ProfileExtractor", dependencies: ["HearthRuntime", "HearthDomain", "HearthReadModels", "HearthAssist"], path: "Services/ProfileExtractor", swiftSettings: swiftSettings),
         .executableTarget(
             name: "CalendarSync",
             dependencies: [

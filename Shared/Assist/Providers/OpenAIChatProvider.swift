@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HearthEvents
 import Logging
 import NIOCore
 
@@ -53,6 +54,7 @@ public struct OpenAIChatProvider: ModelProvider {
         var temperature: Double
         var stream = true
         var streamOptions = StreamOptions()
+        var responseFormat: ResponseFormat?
 
         init(request: ModelRequest, model: String) {
             self.model = model
@@ -60,12 +62,34 @@ public struct OpenAIChatProvider: ModelProvider {
             messages.append(Message(role: "user", content: request.prompt))
             maxCompletionTokens = request.maxOutputTokens
             temperature = request.temperature
+            responseFormat = request.responseSchema.map(ResponseFormat.init)
         }
 
         enum CodingKeys: String, CodingKey {
             case model, messages, temperature, stream
             case maxCompletionTokens = "max_completion_tokens"
             case streamOptions = "stream_options"
+            case responseFormat = "response_format"
+        }
+
+        /// `{"type": "json_schema", "json_schema": {"name", "strict": true, "schema"}}`.
+        struct ResponseFormat: Encodable {
+            struct Schema: Encodable {
+                var name: String
+                var strict = true
+                var schema: JSONValue
+            }
+            var type = "json_schema"
+            var jsonSchema: Schema
+
+            init(_ schema: ModelResponseSchema) {
+                jsonSchema = Schema(name: schema.name, schema: schema.schema)
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case type
+                case jsonSchema = "json_schema"
+            }
         }
     }
 

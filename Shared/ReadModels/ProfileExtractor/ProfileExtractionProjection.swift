@@ -34,10 +34,11 @@ public struct ProfileExtractionProjection: Projection {
 
     static let factNamespace = UUID(uuidString: "0d3b8e6a-5a1f-4c2e-8f7d-2b9c4e1a6f30")!
 
-    let extractor: ProfileFactExtractor
+    let extractor: any ProfileFactSource
     let announcer: ProfileFactAnnouncer?
 
-    public init(extractor: ProfileFactExtractor, announcer: ProfileFactAnnouncer? = nil) {
+    /// - Parameter extractor: the rules (`ProfileFactExtractor`) or a model with the rules behind it.
+    public init(extractor: any ProfileFactSource, announcer: ProfileFactAnnouncer? = nil) {
         self.extractor = extractor
         self.announcer = announcer
     }
@@ -60,6 +61,21 @@ public struct ProfileExtractionProjection: Projection {
         }
     }
 
+    /// The events for what was read from `message`, each with its provenance (message, chat,
+    /// quoted span, extractor).
+    public static func announcements(
+        of reading: ProfileFactReading, from message: ChatMessageSent, memberIds: [String: UUID]
+    ) -> [ProfileFactExtracted] {
+        reading.facts.map { fact in
+            let identity = "\(message.messageId.uuidString.lowercased())/\(fact.kind.rawValue)/\(fact.subject)/\(fact.value)/\(fact.polarity.rawValue)"
+            return ProfileFactExtracted(
+                factId: NameBasedUUID.make(namespace: Self.factNamespace, name: identity), householdId: message.householdId,
+                memberId: memberIds[fact.subject], subject: fact.subject, kind: fact.kind.rawValue, value: fact.value,
+                polarity: fact.polarity.rawValue, confidence: fact.confidence, messageId: message.messageId, chatId: message.chatId,
+                quotedSpan: fact.quotedSpan, extractor: reading.extractor)
+        }
+    }
+
     private func extract(_ message: ChatMessageSent, event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
         let rows = try await connection.query(
             "SELECT member_id, name FROM profile_subjects WHERE household_id = \(message.householdId) ORDER BY name, member_id", logger: logger)
@@ -67,17 +83,11 @@ public struct ProfileExtractionProjection: Projection {
         for try await (id, name) in rows.decode((UUID, String).self) where memberIds[name] == nil { memberIds[name] = id }
         // The author may be a user who is not a planned-for member: "I" still means them.
         let names = Array(memberIds.keys).sorted() + (memberIds[message.authorName] == nil ? [message.authorName] : [])
-        let facts = extractor.extract(text: message.text, speaker: message.authorName, members: names)
-        var published: [ProfileFactExtracted] = []
-        for fact in facts {
-            let identity = "\(message.messageId.uuidString.lowercased())/\(fact.kind.rawValue)/\(fact.subject)/\(fact.value)/\(fact.polarity.rawValue)"
-            published.append(
-                ProfileFactExtracted(
-                    factId: NameBasedUUID.make(namespace: Self.factNamespace, name: identity), householdId: message.householdId,
-                    memberId: memberIds[fact.subject], subject: fact.subject, kind: fact.kind.rawValue, value: fact.value,
-                    polarity: fact.polarity.rawValue, confidence: fact.confidence, messageId: message.messageId, chatId: message.chatId,
-                    quotedSpan: fact.quotedSpan, extractor: "rules"))
-        }
+        let reading = try await extractor.read(
+            ProfileMessage(
+                messageId: message.messageId, chatId: message.chatId, householdId: message.householdId, text: message.text,
+                speaker: message.authorName, members: names))
+        let published = Self.announcements(of: reading, from: message, memberIds: memberIds)
         let inserted = try await connection.query(
             """
             INSERT INTO profile_extracted_messages (message_id, household_id, chat_id, fact_ids, extracted_at)

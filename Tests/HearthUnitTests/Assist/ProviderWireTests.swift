@@ -158,7 +158,7 @@ import Testing
 
     @Test func defaultsToTheOfflineProvider() throws {
         let router = try ModelRouter.fromEnvironment([:], ledger: InMemoryBudgetLedger(), httpClient: .shared, logger: AssistFixtures.logger)
-        #expect(router.chainDescription == [.planning: ["local:offline-v1"], .synthesis: ["local:offline-v1"]])
+        #expect(router.chainDescription == [.planning: ["local:offline-v1"], .synthesis: ["local:offline-v1"], .extraction: ["local:offline-v1"]])
     }
 
     @Test func readsChainsKeysAndPrices() throws {

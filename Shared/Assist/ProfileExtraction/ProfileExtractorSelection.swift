@@ -1,0 +1,41 @@
+import AsyncHTTPClient
+import Foundation
+import HearthDomain
+import Logging
+
+/// A profile-extractor configuration that cannot work, reported at start-up.
+public struct ProfileExtractorConfigurationError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// Which extractor the profile-extractor runs, from the environment:
+///
+/// - `HEARTH_PROFILE_EXTRACTOR=rules` (the default): the rule-based `ProfileFactExtractor`.
+/// - `HEARTH_PROFILE_EXTRACTOR=model`: `ModelProfileFactExtractor` over the router's extraction
+///   chain `HEARTH_MODEL_CHAIN_EXTRACTION` (e.g. `openai:gpt-4o-mini`), with the provider keys
+///   and base URLs `ModelRouter.fromEnvironment` reads; the rules read whatever the model cannot.
+///   The chain must name at least one real provider: the offline model cannot read messages.
+public enum ProfileExtractorSelection {
+    public static func fromEnvironment(
+        _ env: [String: String], rules: ProfileFactExtractor, vocabulary: AllergenVocabulary?,
+        logger: Logger = Logger(label: "hearth.profile-extractor")
+    ) throws -> any ProfileFactSource {
+        let choice = env["HEARTH_PROFILE_EXTRACTOR"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        switch choice {
+        case "", "rules":
+            logger.info("profile extraction by rules")
+            return rules
+        case "model":
+            let router = try ModelRouter.fromEnvironment(env, ledger: InMemoryBudgetLedger(), httpClient: HTTPClient.shared, logger: logger)
+            let chain = router.chainDescription[.extraction] ?? []
+            guard chain.contains(where: { !$0.hasPrefix("local:") }) else {
+                throw ProfileExtractorConfigurationError(
+                    description: "HEARTH_PROFILE_EXTRACTOR=model needs HEARTH_MODEL_CHAIN_EXTRACTION to name a provider (openai:<model> or anthropic:<model>)")
+            }
+            logger.info("profile extraction by model", metadata: ["chain": "\(chain.joined(separator: ","))"])
+            return ModelProfileFactExtractor(router: router, fallback: rules, vocabulary: vocabulary, logger: logger)
+        default:
+            throw ProfileExtractorConfigurationError(description: "HEARTH_PROFILE_EXTRACTOR must be rules or model, not \(choice)")
+        }
+    }
+}
