@@ -116,4 +116,30 @@ import Testing
         #expect(named?["strict"] as? Bool == true)
         #expect(((named?["schema"] as? [String: Any])?["required"] as? [String]) == ["facts"])
     }
+
+    // MARK: Choosing the extractor
+
+    @Test func theRulesAreTheDefaultAndTheModelNeedsARealProvider() throws {
+        let rules = try ProfileFactExtractor.bundled()
+        let logger = AssistFixtures.logger
+        #expect(try ProfileExtractorSelection.fromEnvironment([:], rules: rules, vocabulary: nil, logger: logger) is ProfileFactExtractor)
+        #expect(
+            try ProfileExtractorSelection.fromEnvironment(["HEARTH_PROFILE_EXTRACTOR": "rules"], rules: rules, vocabulary: nil, logger: logger)
+                is ProfileFactExtractor)
+        let model = try ProfileExtractorSelection.fromEnvironment(
+            ["HEARTH_PROFILE_EXTRACTOR": "model", "HEARTH_MODEL_CHAIN_EXTRACTION": "openai:gpt-4o-mini,local", "HEARTH_OPENAI_API_KEY": "sk-x"],
+            rules: rules, vocabulary: nil, logger: logger)
+        #expect(model is ModelProfileFactExtractor)
+        #expect(throws: ProfileExtractorConfigurationError.self) {
+            try ProfileExtractorSelection.fromEnvironment(["HEARTH_PROFILE_EXTRACTOR": "model"], rules: rules, vocabulary: nil, logger: logger)
+        }
+        #expect(throws: ModelConfigurationError.missingAPIKey(provider: "openai", variable: "HEARTH_OPENAI_API_KEY")) {
+            try ProfileExtractorSelection.fromEnvironment(
+                ["HEARTH_PROFILE_EXTRACTOR": "model", "HEARTH_MODEL_CHAIN_EXTRACTION": "openai:gpt-4o-mini"], rules: rules, vocabulary: nil,
+                logger: logger)
+        }
+        #expect(throws: ProfileExtractorConfigurationError.self) {
+            try ProfileExtractorSelection.fromEnvironment(["HEARTH_PROFILE_EXTRACTOR": "llm"], rules: rules, vocabulary: nil, logger: logger)
+        }
+    }
 }
