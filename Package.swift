@@ -195,7 +195,13 @@ let package = Package(
             resources: [.copy("OpenAPI/openapi.json")],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "AssistOrchestrator", dependencies: ["HearthRuntime", "HearthAssist", "HearthDomain", "HearthKnowledge"], path: "Services/AssistOrchestrator", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "AssistOrchestrator",
+            dependencies: [
+                "HearthRuntime", "HearthAssist", "HearthDomain", "HearthKnowledge",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Services/AssistOrchestrator", swiftSettings: swiftSettings),
         .executableTarget(
             name: "EmbeddingWorker",
             dependencies: [

@@ -94,7 +94,7 @@ struct GatewayAPI: Sendable {
             users: UserRoutes(publisher: host.publisher, users: userReadModel, membership: membership, consistency: consistency),
             feedback: FeedbackRoutes(publisher: host.publisher, membership: membership),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
-            assist: try AssistAPI.make(host: host, admins: settings.adminUserIds),
+            assist: try AssistAPI.make(host: host, admins: settings.adminUserIds, membership: membership, consistency: consistency),
             search: search,
             documents: DocumentAdminRoutes(publisher: host.publisher),
             calendar: try CalendarAPI.make(host: host, membership: membership, consistency: consistency),
@@ -130,6 +130,7 @@ struct GatewayAPI: Sendable {
         let adminOnly = authenticated.group("admin").add(middleware: AdminOnly(admins: settings.adminUserIds))
         admin.register(on: adminOnly)
         assist.routes.register(on: authenticated)
+        assist.assistant.register(on: authenticated)
         search.register(on: authenticated)
         documents.register(on: adminOnly)
         calendar.register(on: authenticated)

@@ -18,7 +18,8 @@ public enum ReadModelCatalogue {
     public static func projections(of owner: Owner) -> [any Projection] {
         switch owner {
         case .gateway: [HouseholdsProjection(), EventLogProjection(), UsersProjection(), HouseholdMembersProjection(), FeedbackProjection(),
-                       CalendarEntriesProjection(), CalendarFeedsProjection(), ChatsProjection(), ProfileFactsProjection()]
+                       CalendarEntriesProjection(), CalendarFeedsProjection(), ChatsProjection(), ProfileFactsProjection(),
+                       AssistantActionsProjection()]
         case .assistOrchestrator: [AssistRunsProjection()]
         case .notifier: [RemindersProjection(), NotificationTargetsProjection(), NotificationInboxProjection()]
         case .embeddingWorker: [DocumentChunksProjection(provider: activeEmbeddingProvider), ChatMessageEmbeddingsProjection(provider: activeEmbeddingProvider)]

@@ -36,13 +36,17 @@ struct OrchestratorAssembly {
             configuration: KafkaProducerConfiguration(
                 bootstrapServers: host.settings.kafkaBootstrap, clientId: "hearth-assist-orchestrator-runs", lingerMs: settings.lingerMs),
             logger: logger)
+        let search = try knowledgeSearch(host: host)
         let runner = AssistRunner(
             sink: RunEventSink(producer: runProducer, source: host.settings.serviceName),
             router: router,
             safety: SafetyGate(policy: try SafetyPolicy.load()),
-            meals: MealsFlow(catalogue: recipes, matcher: matcher, search: try recipeSearch(host: host), logger: logger),
+            meals: MealsFlow(catalogue: recipes, matcher: matcher, search: search, logger: logger),
             chores: ChoresFlow(scheduler: try ChoreScheduler.bundled()),
             routines: RoutinesFlow(builder: try RoutineBuilder.bundled()),
+            assistant: AssistantFlow(
+                retrieval: AssistantRetrieval(search: search, logger: logger),
+                actionLifetime: TimeInterval(settings.assistantActionLifetime)),
             settings: settings,
             logger: logger)
         let instance = "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8).lowercased())"
@@ -57,9 +61,9 @@ struct OrchestratorAssembly {
         return OrchestratorAssembly(services: [runProducer, consumer])
     }
 
-    /// The knowledge search for `fetch_recipes`, with the embedding-worker's model (loaded on the
-    /// first meal plan); nil when `HEARTH_ASSIST_RECIPE_SEARCH=catalogue`.
-    private static func recipeSearch(host: ServiceHost) throws -> KnowledgeSearch? {
+    /// The knowledge search for `fetch_recipes` and the assistant's retrieval, with the
+    /// embedding-worker's model (loaded on first use); nil when `HEARTH_ASSIST_RECIPE_SEARCH=catalogue`.
+    private static func knowledgeSearch(host: ServiceHost) throws -> KnowledgeSearch? {
         switch host.settings.environment.string("HEARTH_ASSIST_RECIPE_SEARCH", default: "hybrid") {
         case "hybrid": return KnowledgeSearch(client: host.postgres, provider: try EmbeddingSettings.provider(), logger: host.logger)
         case "catalogue": return nil

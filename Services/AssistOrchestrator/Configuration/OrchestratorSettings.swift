@@ -9,6 +9,7 @@ import HearthRuntime
 /// | HEARTH_ASSIST_LINGER_MS | 1 | producer linger for run events |
 /// | HEARTH_RUN_BUDGET_CENTS | 10 | spending cap of one run (the seed's $0.10) |
 /// | HEARTH_RUN_TOKEN_LIMIT | 2000 | token cap of one run |
+/// | HEARTH_ASSISTANT_ACTION_TTL_S | 86400 | how long an assistant's proposed action waits for a decision |
 ///
 /// Model providers and their keys are read by `ModelRouter.fromEnvironment`.
 struct OrchestratorSettings: Sendable {
@@ -17,6 +18,7 @@ struct OrchestratorSettings: Sendable {
     var lingerMs: Int
     var runBudgetCents: Int
     var runTokenLimit: Int
+    var assistantActionLifetime: Int
 
     static func load(from service: ServiceSettings) throws -> OrchestratorSettings {
         let environment = service.environment
@@ -25,6 +27,7 @@ struct OrchestratorSettings: Sendable {
             fetchWaitMs: try environment.int("HEARTH_ASSIST_FETCH_WAIT_MS", default: 1, range: 0...5_000),
             lingerMs: try environment.int("HEARTH_ASSIST_LINGER_MS", default: 1, range: 0...1_000),
             runBudgetCents: try environment.int("HEARTH_RUN_BUDGET_CENTS", default: 10, range: 0...1_000_000),
-            runTokenLimit: try environment.int("HEARTH_RUN_TOKEN_LIMIT", default: 2000, range: 1...10_000_000))
+            runTokenLimit: try environment.int("HEARTH_RUN_TOKEN_LIMIT", default: 2000, range: 1...10_000_000),
+            assistantActionLifetime: try environment.int("HEARTH_ASSISTANT_ACTION_TTL_S", default: 86_400, range: 1...30 * 86_400))
     }
 }

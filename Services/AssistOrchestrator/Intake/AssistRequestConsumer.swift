@@ -6,7 +6,7 @@ import Logging
 import Metrics
 import ServiceLifecycle
 
-/// Takes `assist.requested` off `assist.requests` (consumer group `hearth.assist-orchestrator`)
+/// Takes `assist.requested` and `assistant.message_requested` off `assist.requests` (consumer group `hearth.assist-orchestrator`)
 /// and runs each request exactly once: a run starts only after its claim is written, and the
 /// offset is committed once the claim is, so a redelivery finds the claim and is skipped.
 ///
@@ -98,7 +98,7 @@ struct AssistRequestConsumer: Service {
     private enum ClaimResult { case claimed, alreadyClaimed, stopping }
 
     /// Writes the claim, retrying while Postgres is unreachable: a request is never run unclaimed.
-    private func claim(_ request: AssistRequested) async -> ClaimResult {
+    private func claim(_ request: IntakeRequest) async -> ClaimResult {
         var backoff = Duration.milliseconds(50)
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
@@ -114,12 +114,15 @@ struct AssistRequestConsumer: Service {
         return .stopping
     }
 
-    private func decode(_ message: KafkaMessage, decoder: JSONDecoder) -> (AssistRequested, EventMetadata)? {
+    private func decode(_ message: KafkaMessage, decoder: JSONDecoder) -> (IntakeRequest, EventMetadata)? {
         do {
             switch try EventCatalogue.hearth.decode(Data(message.value), hint: EventHeaders.typeHint(of: message), decoder: decoder) {
             case .event(let event):
-                guard let request = event.payload as? AssistRequested else { return nil }
-                return (request, event.metadata)
+                switch event.payload {
+                case let plan as AssistRequested: return (.plan(plan), event.metadata)
+                case let message as AssistantMessageRequested: return (.assistant(message), event.metadata)
+                default: return nil
+                }
             case .unknownType(let metadata), .newerVersion(let metadata, _):
                 Counter(label: "hearth_events_skipped_total", dimensions: [("projection", "assist_requests"), ("reason", "unknown")]).increment()
                 logger.warning("skipping an assist request this build cannot read", metadata: ["type": "\(metadata.type)", "version": "\(metadata.version)"])

@@ -14,6 +14,7 @@ struct AssistRunner: Sendable {
     let meals: MealsFlow
     let chores: ChoresFlow
     let routines: RoutinesFlow
+    let assistant: AssistantFlow
     let settings: OrchestratorSettings
     let logger: Logger
 
@@ -26,22 +27,20 @@ struct AssistRunner: Sendable {
     }
 
     /// Returns once every event of the run is acknowledged, or the publishing failed (logged).
+    func run(_ request: IntakeRequest, metadata: EventMetadata, started: ContinuousClock.Instant, waitedMs: Int? = nil) async {
+        switch request {
+        case .plan(let plan): await run(plan, metadata: metadata, started: started, waitedMs: waitedMs)
+        case .assistant(let message): await run(message, metadata: metadata, started: started, waitedMs: waitedMs)
+        }
+    }
+
     func run(_ request: AssistRequested, metadata: EventMetadata, started: ContinuousClock.Instant, waitedMs: Int? = nil) async {
-        let emitter = RunEmitter(
-            runId: request.runId, sink: sink, correlationId: metadata.correlationId,
-            causationId: metadata.id.uuidString.lowercased(), started: started)
-        let claimedMs = emitter.elapsedMs
         // Redacted again although the gateway already did: the event may come from elsewhere.
         let goal = safety.redact(request.goal)
-        var usage = ModelUsage()
-        var outcome = RunOutcome.failed
-        var logger = logger
-        logger[metadataKey: "run_id"] = "\(request.runId.uuidString.lowercased())"
-        logger[metadataKey: "correlation_id"] = "\(metadata.correlationId)"
-        do {
-            try await emitter.publish(AssistRunStarted(
-                runId: request.runId, userId: request.userId, householdId: request.householdId, mode: request.mode,
-                goal: goal, days: request.days, startDate: request.startDate))
+        let opening = AssistRunStarted(
+            runId: request.runId, userId: request.userId, householdId: request.householdId, mode: request.mode,
+            goal: goal, days: request.days, startDate: request.startDate)
+        await frame(opening, metadata: metadata, started: started, waitedMs: waitedMs) { emitter, tools, usage in
             try await emitter.emit(.context, .object([
                 "household_id": request.householdId.map { .string($0.uuidString.lowercased()) } ?? .null,
                 "prefs": try JSONValue(encoding: request.prefs),
@@ -49,17 +48,50 @@ struct AssistRunner: Sendable {
                 "days": .int(request.days),
                 "start_date": .string(request.startDate),
             ]))
+            let input = try makeInput(request, goal: goal)
+            return try await flow(for: input.mode).run(input, tools: tools, emitter: emitter, usage: &usage)
+        }
+    }
+
+    func run(_ request: AssistantMessageRequested, metadata: EventMetadata, started: ContinuousClock.Instant, waitedMs: Int? = nil) async {
+        let text = safety.redact(request.text)
+        let zone = LocalTime.zone(named: request.timeZone) ?? .gmt
+        let opening = AssistRunStarted(
+            runId: request.runId, userId: request.userId, householdId: request.householdId, mode: AssistantFlow.mode,
+            goal: text, days: 0, startDate: CalendarDay(request.requestedAt, in: zone).isoDate)
+        await frame(opening, metadata: metadata, started: started, waitedMs: waitedMs) { emitter, tools, usage in
+            try await assistant.run(request, text: text, tools: tools, emitter: emitter, usage: &usage)
+        }
+    }
+
+    /// What every run shares around its flow: `assist.run_started`, exactly one terminal event
+    /// (`final` from `body`, or `refusal` / `error`), `assist.run_completed`, `done`, and the wait
+    /// for Kafka's acknowledgements.
+    private func frame(
+        _ opening: AssistRunStarted, metadata: EventMetadata, started: ContinuousClock.Instant, waitedMs: Int?,
+        body: (RunEmitter, FlowTools, inout ModelUsage) async throws -> JSONValue
+    ) async {
+        let emitter = RunEmitter(
+            runId: opening.runId, sink: sink, correlationId: metadata.correlationId,
+            causationId: metadata.id.uuidString.lowercased(), started: started)
+        let claimedMs = emitter.elapsedMs
+        var usage = ModelUsage()
+        var outcome = RunOutcome.failed
+        var logger = logger
+        logger[metadataKey: "run_id"] = "\(opening.runId.uuidString.lowercased())"
+        logger[metadataKey: "correlation_id"] = "\(metadata.correlationId)"
+        do {
+            try await emitter.publish(opening)
             do {
-                let input = try makeInput(request, goal: goal)
                 let tools = FlowTools(
                     models: RunModels(
                         router: router,
                         budget: BudgetScope(
-                            key: "run:\(request.runId.uuidString.lowercased())",
+                            key: "run:\(opening.runId.uuidString.lowercased())",
                             limitCents: Double(settings.runBudgetCents), limitTokens: settings.runTokenLimit),
-                        runId: request.runId, userId: request.userId),
+                        runId: opening.runId, userId: opening.userId),
                     safety: safety)
-                let final = try await flow(for: input.mode).run(input, tools: tools, emitter: emitter, usage: &usage)
+                let final = try await body(emitter, tools, &usage)
                 try await emitter.emit(.final, final)
                 outcome = .succeeded
             } catch let refused as RunRefused {
@@ -73,7 +105,7 @@ struct AssistRunner: Sendable {
             }
             let elapsed = emitter.elapsedMs
             try await emitter.publish(AssistRunCompleted(
-                runId: request.runId, outcome: outcome.rawValue, elapsedMs: elapsed,
+                runId: opening.runId, outcome: outcome.rawValue, elapsedMs: elapsed,
                 inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costCents: usage.costCents,
                 modelsUsed: usage.modelsUsed, attempts: usage.attempts))
             try await emitter.emit(.done, .object(["elapsed_ms": .int(elapsed), "outcome": .string(outcome.rawValue)]), elapsedMs: elapsed)
@@ -83,7 +115,7 @@ struct AssistRunner: Sendable {
             // The latency breakdown (time in Kafka before pickup, to the claim, to `done`, to the
             // last acknowledgement) is what the stream's p50 is made of.
             logger.info("run finished", metadata: [
-                "mode": "\(request.mode)", "outcome": "\(outcome.rawValue)", "events": "\(events)",
+                "mode": "\(opening.mode)", "outcome": "\(outcome.rawValue)", "events": "\(events)",
                 "waited_in_kafka_ms": "\(waitedMs.map(String.init) ?? "?")", "claimed_ms": "\(claimedMs)",
                 "elapsed_ms": "\(elapsed)", "acknowledged_ms": "\(acknowledged)",
                 "input_tokens": "\(usage.inputTokens)", "output_tokens": "\(usage.outputTokens)", "cost_cents": "\(usage.costCents)",

@@ -33,14 +33,18 @@ struct AssistSettings: Sendable {
 }
 
 /// The gateway's assist slice wired together: the request producer, the `assist.events`
-/// follower, and the assist, usage and admin-usage routes.
+/// follower, and the assist, assistant, usage and admin-usage routes (the assistant's messages
+/// are runs too, streamed through the same follower).
 struct AssistAPI: Sendable {
     let routes: AssistRoutes
+    let assistant: AssistantRoutes
     let usage: UsageRoutes
     /// Run beside the HTTP server; the producer is listed first so that it stops last.
     let services: [any Service]
 
-    static func make(host: ServiceHost, admins: Set<UUID>) throws -> AssistAPI {
+    static func make(
+        host: ServiceHost, admins: Set<UUID>, membership: MembershipReadModel, consistency: ReadConsistency
+    ) throws -> AssistAPI {
         let settings = try AssistSettings.load(from: host.settings)
         let logger = host.logger
         // Its own producer: a request is one message the stream waits on, so the shared
@@ -54,13 +58,18 @@ struct AssistAPI: Sendable {
         let runs = RunReadModel(client: host.postgres, logger: logger)
         let quota = MonthlyQuota(client: host.postgres, limit: settings.monthlyQuota, logger: logger)
         logger.info("assist configured", metadata: ["monthly_quota": "\(settings.monthlyQuota)", "fetch_wait_ms": "\(settings.fetchWaitMs)"])
+        let requests = EventPublisher(producer: producer, source: host.settings.serviceName)
+        let streamer = RunStreamer(
+            runs: runs, idleTimeout: settings.streamIdleTimeout, heartbeatInterval: settings.heartbeatInterval, logger: logger)
         return AssistAPI(
             routes: AssistRoutes(
-                publisher: EventPublisher(producer: producer, source: host.settings.serviceName),
-                households: AssistHouseholdReader(client: host.postgres, logger: logger),
-                quota: quota, hub: hub, runs: runs,
-                streamer: RunStreamer(
-                    runs: runs, idleTimeout: settings.streamIdleTimeout, heartbeatInterval: settings.heartbeatInterval, logger: logger)),
+                publisher: requests, households: AssistHouseholdReader(client: host.postgres, logger: logger),
+                quota: quota, hub: hub, runs: runs, streamer: streamer),
+            assistant: AssistantRoutes(
+                requests: requests, context: AssistantContextReader(client: host.postgres, logger: logger),
+                actions: AssistantActionReadModel(client: host.postgres, logger: logger),
+                executor: AssistantActionExecutor(publisher: host.publisher, client: host.postgres, logger: logger),
+                membership: membership, consistency: consistency, hub: hub, streamer: streamer),
             usage: UsageRoutes(usage: UsageReadModel(client: host.postgres, logger: logger), quota: quota, admins: admins),
             services: [producer, hub])
     }

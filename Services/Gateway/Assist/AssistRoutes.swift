@@ -103,12 +103,7 @@ struct AssistRoutes: Sendable {
     }
 
     private func waitUntilFollowing() async -> Bool {
-        let deadline = ContinuousClock.now + Self.followerWait
-        while !hub.isFollowing {
-            guard ContinuousClock.now < deadline else { return false }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return true
+        await hub.waitUntilFollowing(timeout: Self.followerWait)
     }
 
     static func milliseconds(_ duration: Duration) -> String {

@@ -34,6 +34,16 @@ final class RunEventHub: Service, Sendable {
     /// True once the follower is positioned: events published from now on reach subscribers.
     var isFollowing: Bool { following.load(ordering: .acquiring) }
 
+    /// Waits (only right after start-up) until the follower is positioned; false after `timeout`.
+    func waitUntilFollowing(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !isFollowing {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
     /// Starts buffering the run's events. Subscribe before the request is published; finish the
     /// subscription (or drop it) when the stream ends.
     func subscribe(_ runId: UUID) -> RunSubscription {

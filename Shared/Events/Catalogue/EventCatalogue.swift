@@ -198,6 +198,10 @@ extension EventCatalogue {
             ProfileFactExtracted.self,
             ProfileFactConfirmed.self,
             ProfileFactRejected.self,
+            AssistantMessageRequested.self,
+            AssistantActionProposed.self,
+            AssistantActionRejected.self,
+            AssistantActionExecuted.self,
         ],
         upcasters: []
     )

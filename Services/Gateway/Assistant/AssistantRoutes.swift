@@ -1,0 +1,204 @@
+import Foundation
+import HearthAssist
+import HearthDomain
+import HearthEvents
+import HearthReadModels
+import HearthRuntime
+import HearthStore
+import HTTPTypes
+import Hummingbird
+
+/// The household assistant: `POST /v1/assistant/messages` (streamed like an assist run),
+/// `GET /v1/assistant/actions`, `POST /v1/assistant/actions/{id}/confirm|reject` and
+/// `GET /v1/assistant/audit`.
+///
+/// The assistant never acts by itself: every tool call arrives as a proposed action, and only a
+/// user of the household confirming it here makes it happen. Users of a household are its adults
+/// (children do not sign in), so any of them may decide, as for profile facts.
+struct AssistantRoutes: Sendable {
+    /// The assist slice's own producer: the request is one message the stream waits on.
+    let requests: EventPublisher
+    let context: AssistantContextReader
+    let actions: AssistantActionReadModel
+    let executor: AssistantActionExecutor
+    let membership: MembershipReadModel
+    let consistency: ReadConsistency
+    let hub: RunEventHub
+    let streamer: RunStreamer
+    let redactor = PIIRedactor()
+
+    static let projection = AssistantActionsProjection().name
+    /// How long a decision waits for an action proposed moments ago to be projected.
+    static let projectionWait = Duration.seconds(3)
+    static let conversationHeader = HTTPField.Name("X-Conversation-Id")!
+
+    struct Decision: ResponseEncodable {
+        var actionId: String
+        var status: String
+        var effectType: String?
+        var effectId: String?
+        var position: String
+        enum CodingKeys: String, CodingKey {
+            case actionId = "action_id"
+            case status
+            case effectType = "effect_type"
+            case effectId = "effect_id"
+            case position
+        }
+    }
+
+    struct ActionList: ResponseEncodable {
+        var actions: [AssistantActionView]
+    }
+
+    struct AuditLog: ResponseEncodable {
+        var entries: [AssistantAuditEntry]
+    }
+
+    func register(on routes: some RouterMethods<HearthRequestContext>) {
+        routes.post("assistant/messages") { request, context in try await message(request, context: context) }
+        routes.get("assistant/actions") { request, context in try await list(request, context: context) }
+        routes.post("assistant/actions/{id}/confirm") { request, context in try await confirm(request, context: context) }
+        routes.post("assistant/actions/{id}/reject") { request, context in try await reject(request, context: context) }
+        routes.get("assistant/audit") { request, context in try await audit(request, context: context) }
+    }
+
+    // MARK: POST /v1/assistant/messages
+
+    func message(_ request: Request, context: HearthRequestContext) async throws -> Response {
+        let user = try context.authenticatedUser()
+        let body = try await JSONRequestBody.decode(AssistantMessageRequest.self, from: request, context: context).validated()
+        let format = RunStreamFormat(accept: request.headers[.accept])
+        guard let household = try await self.context.context(of: user) else {
+            throw APIError(.conflict, code: "no_household", message: "the assistant works for a household: create or join one first")
+        }
+        guard await hub.waitUntilFollowing(timeout: AssistRoutes.followerWait) else {
+            throw APIError(.serviceUnavailable, code: "not_ready", message: "the gateway is still starting; retry shortly")
+        }
+        let runId = UUID()
+        let conversationId = body.conversationId ?? UUID()
+        // Subscribe before publishing: the run's first events may come back within a millisecond.
+        let subscription = hub.subscribe(runId)
+        let event = AssistantMessageRequested(
+            runId: runId, conversationId: conversationId, userId: user, householdId: household.householdId,
+            // PII never reaches Kafka: the text is redacted before it is published.
+            text: redactor.redact(body.text),
+            timeZone: body.timeZone?.identifier ?? household.timeZone.flatMap { LocalTime.zone(named: $0)?.identifier } ?? "UTC",
+            requestedAt: Date(), members: household.members, chatIds: household.chatIds, profile: household.profile)
+        do {
+            try await requests.publish(event, correlationId: context.correlationId)
+        } catch {
+            subscription.finish()
+            context.logger.error("cannot publish an assistant message", metadata: ["error": "\(error)"])
+            throw APIError(.serviceUnavailable, code: "unavailable", message: "the assistant cannot take messages right now; retry shortly")
+        }
+        context.logger.info("assistant message accepted", metadata: [
+            "run_id": "\(runId.uuidString.lowercased())", "conversation_id": "\(conversationId.uuidString.lowercased())",
+        ])
+        var headers = format.headers
+        headers[HTTPField.Name("X-Run-Id")!] = runId.uuidString.lowercased()
+        headers[Self.conversationHeader] = conversationId.uuidString.lowercased()
+        let streamer = streamer
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await streamer.stream(runId: runId, subscription: subscription, backlog: [], after: 0, format: format, writer: &writer)
+            try await writer.finish(nil)
+        })
+    }
+
+    // MARK: actions
+
+    func list(_ request: Request, context: HearthRequestContext) async throws -> ActionList {
+        let user = try context.authenticatedUser()
+        let query = request.uri.queryParameters
+        var status: String?
+        if let text = query.get("status"), !text.isEmpty {
+            let allowed = ["pending", "expired", "executed", "rejected"]
+            guard allowed.contains(text) else { throw APIError.invalid("status", "status must be one of \(allowed.joined(separator: ", "))") }
+            status = text
+        }
+        let limit = try Self.limit(request)
+        let pending = try consistency.pendingRead(
+            in: request, projections: [.assistant: [Self.projection]], writtenBy: "POST /v1/assistant/actions/{id}/confirm|reject")
+        guard let household = try await membership.household(of: user) else { return ActionList(actions: []) }
+        try await consistency.wait(for: pending)
+        return ActionList(actions: try await actions.actions(of: household, status: status, limit: limit, now: Date()))
+    }
+
+    func confirm(_ request: Request, context: HearthRequestContext) async throws -> Decision {
+        let user = try context.authenticatedUser()
+        let action = try await decidable(context: context, user: user)
+        let effect: AssistantActionExecutor.Effect
+        do {
+            effect = try await executor.execute(action, confirmedBy: user, correlationId: context.correlationId)
+        } catch let unusable as AssistantActionExecutor.UnusableArguments {
+            context.logger.error("a proposed action cannot be executed", metadata: [
+                "action_id": "\(action.actionId.uuidString.lowercased())", "field": "\(unusable.field)",
+            ])
+            throw APIError(.unprocessableContent, code: "unusable_action", message: "the action's \(unusable.field) cannot be used; ask the assistant again")
+        }
+        context.logger.info("assistant action executed", metadata: [
+            "action_id": "\(action.actionId.uuidString.lowercased())", "tool": "\(action.tool)", "effect_id": "\(effect.id.uuidString.lowercased())",
+        ])
+        try await consistency.awaitApplied(effect.position, projections: [Self.projection])
+        return Decision(
+            actionId: action.actionId.uuidString.lowercased(), status: "executed", effectType: effect.type,
+            effectId: effect.id.uuidString.lowercased(), position: effect.position.description)
+    }
+
+    func reject(_ request: Request, context: HearthRequestContext) async throws -> Decision {
+        let user = try context.authenticatedUser()
+        let action = try await decidable(context: context, user: user)
+        let position = try await executor.publisher.publish(
+            AssistantActionRejected(actionId: action.actionId, householdId: action.householdId, rejectedBy: user),
+            correlationId: context.correlationId)
+        try await consistency.awaitApplied(position, projections: [Self.projection])
+        return Decision(actionId: action.actionId.uuidString.lowercased(), status: "rejected", position: position.description)
+    }
+
+    /// The action named in the path, when it belongs to the user's household and still waits for
+    /// a decision: others' actions are 404, decided ones 409, lapsed ones 410.
+    private func decidable(context: HearthRequestContext, user: UUID) async throws -> StoredAssistantAction {
+        guard let actionId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            throw APIError.invalid("action_id", "the action id in the path must be a UUID")
+        }
+        guard let action = try await projectedAction(actionId), try await membership.household(of: user) == action.householdId else {
+            throw APIError.notFound("action")
+        }
+        guard action.status == "proposed" else {
+            throw APIError(.conflict, code: "already_decided", message: "the action is already \(action.status)")
+        }
+        guard action.expiresAt > Date() else {
+            throw APIError(.gone, code: "expired", message: "the action lapsed at \(Timestamp.format(action.expiresAt)); ask the assistant again")
+        }
+        return action
+    }
+
+    /// The stored action, waiting briefly for one not projected yet: a client may decide the
+    /// moment the stream shows the proposal, before the read model has it.
+    private func projectedAction(_ actionId: UUID) async throws -> StoredAssistantAction? {
+        let deadline = ContinuousClock.now + Self.projectionWait
+        while true {
+            if let action = try await actions.action(actionId) { return action }
+            guard ContinuousClock.now < deadline else { return nil }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+    }
+
+    // MARK: GET /v1/assistant/audit
+
+    func audit(_ request: Request, context: HearthRequestContext) async throws -> AuditLog {
+        let user = try context.authenticatedUser()
+        let limit = try Self.limit(request)
+        let pending = try consistency.pendingRead(
+            in: request, projections: [.assistant: [Self.projection]], writtenBy: "POST /v1/assistant/actions/{id}/confirm|reject")
+        guard let household = try await membership.household(of: user) else { return AuditLog(entries: []) }
+        try await consistency.wait(for: pending)
+        return AuditLog(entries: try await actions.audit(of: household, limit: limit))
+    }
+
+    static func limit(_ request: Request) throws -> Int {
+        guard let text = request.uri.queryParameters.get("limit") else { return 50 }
+        guard let value = Int(text), (1...200).contains(value) else { throw APIError.invalid("limit", "limit must be 1 to 200") }
+        return value
+    }
+}

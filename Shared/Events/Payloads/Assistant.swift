@@ -1,0 +1,195 @@
+import Foundation
+
+/// A person of the household as the assistant sees them: whom a reminder, a chore or a message
+/// may be for. `userId` is set for members who sign in (adults), nil for children.
+public struct AssistantMember: Codable, Sendable, Equatable, Hashable {
+    public var memberId: UUID
+    public var userId: UUID?
+    public var name: String
+    public var role: String
+
+    enum CodingKeys: String, CodingKey {
+        case memberId = "member_id"
+        case userId = "user_id"
+        case name, role
+    }
+
+    public init(memberId: UUID, userId: UUID?, name: String, role: String) {
+        self.memberId = memberId
+        self.userId = userId
+        self.name = name
+        self.role = role
+    }
+}
+
+/// `assistant.message_requested` v1: a user wrote to the household assistant. Published by the
+/// gateway on `assist.requests` (the orchestrator's intake, so one claim table runs it exactly
+/// once), keyed by the run id; the answer streams as an ordinary run on `assist.events`.
+///
+/// Like `assist.requested`, it carries what the gateway read for the user (members, the chats
+/// they may search, the profile) so the run needs no read of another service's tables. The text
+/// is PII-redacted before it is published.
+public struct AssistantMessageRequested: EventPayload {
+    public static let eventType = "assistant.message_requested"
+    public static let version = 1
+    public static let topic = Topic.assistRequests
+
+    public var runId: UUID
+    public var conversationId: UUID
+    public var userId: UUID
+    public var householdId: UUID
+    public var text: String
+    /// IANA zone in which "tomorrow at 7" is meant.
+    public var timeZone: String
+    public var requestedAt: Date
+    public var members: [AssistantMember]
+    /// The chats the user belongs to: the only messages the run may retrieve.
+    public var chatIds: [UUID]
+    /// The household profile as short lines ("Sam: allergy sesame (confirmed)").
+    public var profile: [String]
+
+    public var aggregateKey: String { runId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case runId = "run_id"
+        case conversationId = "conversation_id"
+        case userId = "user_id"
+        case householdId = "household_id"
+        case text
+        case timeZone = "time_zone"
+        case requestedAt = "requested_at"
+        case members
+        case chatIds = "chat_ids"
+        case profile
+    }
+
+    public init(
+        runId: UUID, conversationId: UUID, userId: UUID, householdId: UUID, text: String, timeZone: String, requestedAt: Date,
+        members: [AssistantMember], chatIds: [UUID], profile: [String]
+    ) {
+        self.runId = runId
+        self.conversationId = conversationId
+        self.userId = userId
+        self.householdId = householdId
+        self.text = text
+        self.timeZone = timeZone
+        self.requestedAt = requestedAt
+        self.members = members
+        self.chatIds = chatIds
+        self.profile = profile
+    }
+}
+
+/// `assistant.action_proposed` v1: the assistant wants to call a tool (`create_calendar_event`,
+/// `set_reminder`, `send_message`, `add_chore`). Nothing happens until a household member confirms
+/// it; it lapses 24 hours after `proposed_at`. Keyed by the action id, so its decision follows it
+/// in order.
+public struct AssistantActionProposed: EventPayload {
+    public static let eventType = "assistant.action_proposed"
+    public static let version = 1
+    public static let topic = Topic.assistant
+
+    public var actionId: UUID
+    public var runId: UUID
+    public var conversationId: UUID
+    public var householdId: UUID
+    /// Who asked the assistant.
+    public var userId: UUID
+    public var tool: String
+    /// The tool's arguments, as the tool's schema names them.
+    public var arguments: JSONValue
+    /// One line for the confirmation dialog.
+    public var summary: String
+    public var proposedAt: Date
+    public var expiresAt: Date
+
+    public var aggregateKey: String { actionId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case actionId = "action_id"
+        case runId = "run_id"
+        case conversationId = "conversation_id"
+        case householdId = "household_id"
+        case userId = "user_id"
+        case tool, arguments, summary
+        case proposedAt = "proposed_at"
+        case expiresAt = "expires_at"
+    }
+
+    public init(
+        actionId: UUID, runId: UUID, conversationId: UUID, householdId: UUID, userId: UUID, tool: String, arguments: JSONValue,
+        summary: String, proposedAt: Date, expiresAt: Date
+    ) {
+        self.actionId = actionId
+        self.runId = runId
+        self.conversationId = conversationId
+        self.householdId = householdId
+        self.userId = userId
+        self.tool = tool
+        self.arguments = arguments
+        self.summary = summary
+        self.proposedAt = proposedAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// `assistant.action_rejected` v1: a household member said no to a proposed action.
+public struct AssistantActionRejected: EventPayload {
+    public static let eventType = "assistant.action_rejected"
+    public static let version = 1
+    public static let topic = Topic.assistant
+
+    public var actionId: UUID
+    public var householdId: UUID
+    public var rejectedBy: UUID
+
+    public var aggregateKey: String { actionId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case actionId = "action_id"
+        case householdId = "household_id"
+        case rejectedBy = "rejected_by"
+    }
+
+    public init(actionId: UUID, householdId: UUID, rejectedBy: UUID) {
+        self.actionId = actionId
+        self.householdId = householdId
+        self.rejectedBy = rejectedBy
+    }
+}
+
+/// `assistant.action_executed` v1: a member confirmed a proposed action and its effect was
+/// published (`effect_type` with `effect_id`: the reminder, calendar event, chat message or chore
+/// occurrence it created). The audit log's record of who confirmed what.
+public struct AssistantActionExecuted: EventPayload {
+    public static let eventType = "assistant.action_executed"
+    public static let version = 1
+    public static let topic = Topic.assistant
+
+    public var actionId: UUID
+    public var householdId: UUID
+    public var tool: String
+    public var confirmedBy: UUID
+    public var effectType: String
+    public var effectId: UUID
+
+    public var aggregateKey: String { actionId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case actionId = "action_id"
+        case householdId = "household_id"
+        case tool
+        case confirmedBy = "confirmed_by"
+        case effectType = "effect_type"
+        case effectId = "effect_id"
+    }
+
+    public init(actionId: UUID, householdId: UUID, tool: String, confirmedBy: UUID, effectType: String, effectId: UUID) {
+        self.actionId = actionId
+        self.householdId = householdId
+        self.tool = tool
+        self.confirmedBy = confirmedBy
+        self.effectType = effectType
+        self.effectId = effectId
+    }
+}

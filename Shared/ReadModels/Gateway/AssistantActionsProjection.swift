@@ -1,0 +1,67 @@
+import Foundation
+import HearthEvents
+import HearthStore
+import Logging
+import PostgresNIO
+
+/// The assistant's proposed actions (`assistant_actions`) and the audit log of decisions on them
+/// (`assistant_audit_log`), from the assistant topic. A decision applies only to an action still
+/// proposed, so a redelivered or duplicate decision changes nothing.
+public struct AssistantActionsProjection: Projection {
+    public let name = "assistant_actions"
+    public let topics: [Topic] = [.assistant]
+    public let tables = ["assistant_actions", "assistant_audit_log"]
+
+    public init() {}
+
+    public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        for event in events {
+            switch event.payload {
+            case let proposed as AssistantActionProposed:
+                let arguments = String(decoding: try encoder.encode(proposed.arguments), as: UTF8.self)
+                try await connection.query(
+                    """
+                    INSERT INTO assistant_actions (action_id, run_id, conversation_id, household_id, proposed_for, tool, arguments, summary,
+                                                   proposed_at, expires_at, status)
+                    VALUES (\(proposed.actionId), \(proposed.runId), \(proposed.conversationId), \(proposed.householdId), \(proposed.userId),
+                            \(proposed.tool), \(arguments)::jsonb, \(proposed.summary), \(proposed.proposedAt), \(proposed.expiresAt), 'proposed')
+                    ON CONFLICT (action_id) DO NOTHING
+                    """, logger: logger)
+            case let executed as AssistantActionExecuted:
+                try await decide(
+                    executed.actionId, household: executed.householdId, decision: "executed", by: executed.confirmedBy,
+                    effect: (executed.effectType, executed.effectId), event: event, on: connection, logger: logger)
+            case let rejected as AssistantActionRejected:
+                try await decide(
+                    rejected.actionId, household: rejected.householdId, decision: "rejected", by: rejected.rejectedBy,
+                    effect: nil, event: event, on: connection, logger: logger)
+            default:
+                continue
+            }
+        }
+    }
+
+    private func decide(
+        _ actionId: UUID, household: UUID, decision: String, by member: UUID, effect: (String, UUID)?, event: ProjectedEvent,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let decidedAt = event.metadata.occurredAt
+        try await connection.query(
+            """
+            WITH decided AS (
+                UPDATE assistant_actions
+                SET status = \(decision), decided_by = \(member), decided_at = \(decidedAt), effect_type = \(effect?.0), effect_id = \(effect?.1)
+                WHERE action_id = \(actionId) AND household_id = \(household) AND status = 'proposed'
+                RETURNING action_id, household_id, tool, summary, arguments, proposed_for
+            )
+            INSERT INTO assistant_audit_log (action_id, household_id, decision, tool, summary, arguments, proposed_for, decided_by, decided_at,
+                                             effect_type, effect_id, event_id)
+            SELECT action_id, household_id, \(decision), tool, summary, arguments, proposed_for, \(member), \(decidedAt),
+                   \(effect?.0), \(effect?.1), \(event.metadata.id)
+            FROM decided
+            ON CONFLICT (action_id) DO NOTHING
+            """, logger: logger)
+    }
+}
