@@ -149,6 +149,7 @@ struct NotificationSettingsBody: Decodable {
     var quietHoursStart: String?
     var quietHoursEnd: String?
     var channels: [String]?
+    var choreReminderLeadMinutes: Int?
     /// Whether the keys were present at all (present and null clears quiet hours).
     var mentionsQuietHours = false
 
@@ -157,6 +158,7 @@ struct NotificationSettingsBody: Decodable {
         case quietHoursStart = "quiet_hours_start"
         case quietHoursEnd = "quiet_hours_end"
         case channels
+        case choreReminderLeadMinutes = "chore_reminder_lead_minutes"
     }
 
     init(from decoder: any Decoder) throws {
@@ -165,7 +167,21 @@ struct NotificationSettingsBody: Decodable {
         quietHoursStart = try container.decodeIfPresent(String.self, forKey: .quietHoursStart)
         quietHoursEnd = try container.decodeIfPresent(String.self, forKey: .quietHoursEnd)
         channels = try container.decodeIfPresent([String].self, forKey: .channels)
+        if container.contains(.choreReminderLeadMinutes) {
+            // Read as a number and checked by hand: a fraction, a string or null would otherwise
+            // fail inside the decoder, whose errors do not always name the field.
+            guard let number = try? container.decode(Double.self, forKey: .choreReminderLeadMinutes), let minutes = Int(exactly: number) else {
+                throw Self.invalidLead
+            }
+            choreReminderLeadMinutes = minutes
+        }
         mentionsQuietHours = container.contains(.quietHoursStart) || container.contains(.quietHoursEnd)
+    }
+
+    static var invalidLead: APIError {
+        APIError.invalid(
+            "chore_reminder_lead_minutes",
+            "chore_reminder_lead_minutes must be a whole number of minutes from 0 to \(ChoreReminderLead.maximumMinutes)")
     }
 
     struct Validated {
@@ -173,6 +189,7 @@ struct NotificationSettingsBody: Decodable {
         var quietHoursStart: String?
         var quietHoursEnd: String?
         var channels: [String]?
+        var choreReminderLeadMinutes: Int?
     }
 
     func validated() throws -> Validated {
@@ -199,9 +216,13 @@ struct NotificationSettingsBody: Decodable {
             }
         }
         let channels = try NotificationChannelNames.validated(channels, field: "channels")
-        guard timeZone != nil || mentionsQuietHours || channels != nil else {
-            throw APIError.invalid("body", "name at least one of time_zone, quiet_hours_start/quiet_hours_end, channels")
+        if let lead = choreReminderLeadMinutes, !ChoreReminderLead.allowedMinutes.contains(lead) { throw Self.invalidLead }
+        guard timeZone != nil || mentionsQuietHours || channels != nil || choreReminderLeadMinutes != nil else {
+            throw APIError.invalid(
+                "body", "name at least one of time_zone, quiet_hours_start/quiet_hours_end, channels, chore_reminder_lead_minutes")
         }
-        return Validated(timeZone: timeZone, quietHoursStart: start, quietHoursEnd: end, channels: channels)
+        return Validated(
+            timeZone: timeZone, quietHoursStart: start, quietHoursEnd: end, channels: channels,
+            choreReminderLeadMinutes: choreReminderLeadMinutes)
     }
 }

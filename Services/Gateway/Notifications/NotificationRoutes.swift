@@ -136,9 +136,9 @@ struct NotificationRoutes: Sendable {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(NotificationSettingsBody.self, from: request, context: context).validated()
         let position = try await publisher.publish(
-            NotificationSettingsUpdated(
+            NotificationSettingsUpdatedV2(
                 userId: user, timeZone: body.timeZone, quietHoursStart: body.quietHoursStart, quietHoursEnd: body.quietHoursEnd,
-                channels: body.channels),
+                channels: body.channels, choreReminderLeadMinutes: body.choreReminderLeadMinutes),
             correlationId: context.correlationId)
         return Accepted(position: position.description)
     }

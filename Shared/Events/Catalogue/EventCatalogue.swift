@@ -189,6 +189,7 @@ extension EventCatalogue {
             WebhookRegistered.self,
             WebhookDisabled.self,
             NotificationSettingsUpdated.self,
+            NotificationSettingsUpdatedV2.self,
             NotificationSent.self,
             NotificationFailed.self,
             NotificationRead.self,
@@ -203,6 +204,8 @@ extension EventCatalogue {
             AssistantActionRejected.self,
             AssistantActionExecuted.self,
         ],
-        upcasters: []
+        upcasters: [
+            NotificationSettingsUpdatedV2.upcasterFromV1,
+        ]
     )
 }

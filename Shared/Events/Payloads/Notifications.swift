@@ -156,6 +156,59 @@ public struct NotificationSettingsUpdated: EventPayload {
     }
 }
 
+/// `notification.settings_updated` v2: v1 plus `chore_reminder_lead_minutes`, how long before a
+/// chore occurrence (`chore.scheduled`) its reminder goes out. Same partial-update rule: present
+/// fields replace the stored ones, absent ones stay; a user who never set a lead time is reminded
+/// at the occurrence (lead 0).
+public struct NotificationSettingsUpdatedV2: EventPayload {
+    public static let eventType = "notification.settings_updated"
+    public static let version = 2
+    public static let topic = Topic.notifications
+
+    public var userId: UUID
+    /// IANA zone; overrides the profile's zone for notifications.
+    public var timeZone: String?
+    public var quietHoursStart: String?
+    public var quietHoursEnd: String?
+    /// Channels delivered to when a reminder names none: `apns`, `webhook`, `inbox`.
+    public var channels: [String]?
+    /// Minutes before a chore occurrence its reminder is due, 0 through 1440.
+    public var choreReminderLeadMinutes: Int?
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case timeZone = "time_zone"
+        case quietHoursStart = "quiet_hours_start"
+        case quietHoursEnd = "quiet_hours_end"
+        case channels
+        case choreReminderLeadMinutes = "chore_reminder_lead_minutes"
+    }
+
+    public init(
+        userId: UUID, timeZone: String?, quietHoursStart: String?, quietHoursEnd: String?, channels: [String]?,
+        choreReminderLeadMinutes: Int?
+    ) {
+        self.userId = userId
+        self.timeZone = timeZone
+        self.quietHoursStart = quietHoursStart
+        self.quietHoursEnd = quietHoursEnd
+        self.channels = channels
+        self.choreReminderLeadMinutes = choreReminderLeadMinutes
+    }
+
+    /// v1 → v2. A v1 event could not name a lead time, so it upcasts with the field absent
+    /// (null) rather than 0: under the partial-update rule it then leaves the stored lead alone,
+    /// which is 0 for a user with only v1 history, and a v1 event that arrives after a v2 one
+    /// (an older gateway still running during a deploy) does not wipe the user's lead time.
+    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1) { payload in
+        guard case .object(var fields) = payload else { return payload }
+        if fields["chore_reminder_lead_minutes"] == nil { fields["chore_reminder_lead_minutes"] = .null }
+        return .object(fields)
+    }
+}
+
 /// `notification.sent` v1: one delivery of a reminder on one channel to one target succeeded.
 /// `notification_id` is derived from the reminder, its due time, the channel and the target, so a
 /// re-published outcome (the notifier crashed before marking it published) lands on the same id.

@@ -50,15 +50,19 @@ public struct NotificationTargetsProjection: Projection {
                     UPDATE notification_webhooks SET active = false, updated_at = \(occurredAt)
                     WHERE webhook_id = \(disabled.webhookId) AND user_id = \(disabled.userId)
                     """, logger: logger)
-            case let settings as NotificationSettingsUpdated:
+            case let settings as NotificationSettingsUpdatedV2:
                 // Present fields replace, absent ones stay; an empty quiet-hours time clears both.
+                // v1 events arrive upcast, with no lead time.
                 let clearsQuiet = settings.quietHoursStart == "" || settings.quietHoursEnd == ""
+                let lead = settings.choreReminderLeadMinutes
                 try await connection.query(
                     """
-                    INSERT INTO notification_settings (user_id, time_zone, quiet_hours_start, quiet_hours_end, channels, updated_at)
+                    INSERT INTO notification_settings (user_id, time_zone, quiet_hours_start, quiet_hours_end, channels,
+                                                       chore_reminder_lead_minutes, updated_at)
                     VALUES (\(settings.userId), \(settings.timeZone), \(clearsQuiet ? nil : settings.quietHoursStart),
-                            \(clearsQuiet ? nil : settings.quietHoursEnd), \(settings.channels), \(occurredAt))
+                            \(clearsQuiet ? nil : settings.quietHoursEnd), \(settings.channels), COALESCE(\(lead), 0), \(occurredAt))
                     ON CONFLICT (user_id) DO UPDATE SET
+                        chore_reminder_lead_minutes = COALESCE(\(lead), notification_settings.chore_reminder_lead_minutes),
                         time_zone = COALESCE(EXCLUDED.time_zone, notification_settings.time_zone),
                         quiet_hours_start = CASE WHEN \(clearsQuiet) THEN NULL
                             ELSE COALESCE(EXCLUDED.quiet_hours_start, notification_settings.quiet_hours_start) END,
