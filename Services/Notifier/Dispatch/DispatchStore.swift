@@ -6,7 +6,10 @@ import PostgresNIO
 /// A reminder generation this instance holds the lease on.
 struct ClaimedReminder: Sendable {
     var reminderId: UUID
+    /// The generation: the reminder's due time (a chore reminder's occurrence time).
     var dueAt: Date
+    /// When it was due to go out: `dueAt` less the user's chore lead time when it was queued.
+    var remindAt: Date
     /// Claims of this generation so far, this one included (deferrals excluded).
     var attempt: Int
     /// The end of the quiet window it already waited for, if any.
@@ -55,7 +58,10 @@ struct DeliveryAttempt: Sendable {
 
     var notificationId: UUID
     var reminder: ReminderRecord
+    /// The generation, the idempotency key with channel and target.
     var dueAt: Date
+    /// When it was due to go out, as the log and the event report it.
+    var remindAt: Date
     var channel: String
     var target: String
     var attempt: Int
@@ -77,24 +83,45 @@ struct DispatchStore: Sendable {
     let instance: String
     let logger: Logger
 
-    /// Takes up every pending reminder that is due and not yet queued for its current due time;
-    /// a reminder whose due time moved (rescheduled, re-requested) gets a fresh generation,
-    /// unless an instance is mid-send on the old one (it notices and requeues it).
+    /// When reminder `r` (joined with its user's `notification_settings` as `s`) is to go out:
+    /// a chore occurrence's reminder that many minutes early, every other reminder at its due time.
+    ///
+    /// The lead time is applied here, when a reminder is queued, rather than in the `reminders`
+    /// projection: the projection stays a function of the reminder events alone (replaying it
+    /// gives the same rows whatever the settings were at the time), and a lead time changed after
+    /// the occurrence was projected applies to every occurrence not yet queued without rewriting
+    /// them. The generation stays keyed by the occurrence time, so changing the lead time never
+    /// sends an occurrence that already went out again; rescheduling the occurrence still does.
+    private static let remindAt = """
+        (r.due_at - make_interval(mins => CASE WHEN r.source = 'chore'
+            THEN LEAST(greatest(COALESCE(s.chore_reminder_lead_minutes, 0), 0), \(ChoreReminderLead.maximumMinutes)) ELSE 0 END))
+        """
+
+    /// Takes up every pending reminder that is due (for a chore occurrence: its time less the
+    /// user's lead time) and not yet queued for its current due time; a reminder whose due time
+    /// moved (rescheduled, re-requested) gets a fresh generation, unless an instance is mid-send
+    /// on the old one (it notices and requeues it).
     ///
     /// Only reminders due within `catchUp` are looked at: the projection keeps delivered
     /// reminders as they were, so without a bound every round would re-check all of history.
     /// A notifier that was down for longer than that does not send what fell out of the window.
+    /// The bounds on `r.due_at` itself keep the pending-due index usable: no lead time exceeds
+    /// `ChoreReminderLead.maximumMinutes`.
     func enqueueDue(catchUp: TimeInterval) async throws {
         try await client.query(
             """
-            INSERT INTO reminder_dispatch (reminder_id, due_at, state, next_attempt_at)
-            SELECT r.reminder_id, r.due_at, 'pending', r.due_at
+            INSERT INTO reminder_dispatch (reminder_id, due_at, remind_at, state, next_attempt_at)
+            SELECT r.reminder_id, r.due_at, \(unescaped: Self.remindAt), 'pending', \(unescaped: Self.remindAt)
             FROM reminders r
-            WHERE r.status = 'pending' AND r.due_at <= now() AND r.due_at > now() - make_interval(secs => \(catchUp))
+            LEFT JOIN notification_settings s ON s.user_id = r.user_id
+            WHERE r.status = 'pending'
+              AND r.due_at <= now() + make_interval(mins => \(unescaped: String(ChoreReminderLead.maximumMinutes)))
+              AND r.due_at > now() - make_interval(secs => \(catchUp))
+              AND \(unescaped: Self.remindAt) <= now() AND \(unescaped: Self.remindAt) > now() - make_interval(secs => \(catchUp))
               AND NOT EXISTS (SELECT 1 FROM reminder_dispatch d WHERE d.reminder_id = r.reminder_id AND d.due_at = r.due_at)
             ON CONFLICT (reminder_id) DO UPDATE SET
-                due_at = EXCLUDED.due_at, state = 'pending', next_attempt_at = EXCLUDED.next_attempt_at, attempts = 0,
-                deferred_until = NULL, lease_until = NULL, owner = NULL, updated_at = now()
+                due_at = EXCLUDED.due_at, remind_at = EXCLUDED.remind_at, state = 'pending', next_attempt_at = EXCLUDED.next_attempt_at,
+                attempts = 0, deferred_until = NULL, lease_until = NULL, owner = NULL, updated_at = now()
             WHERE reminder_dispatch.state <> 'sending'
             """, logger: logger)
     }
@@ -116,11 +143,11 @@ struct DispatchStore: Sendable {
             SET state = 'sending', owner = \(instance), lease_until = now() + make_interval(secs => \(lease)),
                 attempts = d.attempts + 1, updated_at = now()
             FROM due WHERE d.reminder_id = due.reminder_id
-            RETURNING d.reminder_id, d.due_at, d.attempts, d.deferred_until
+            RETURNING d.reminder_id, d.due_at, COALESCE(d.remind_at, d.due_at), d.attempts, d.deferred_until
             """, logger: logger)
         var claims: [ClaimedReminder] = []
-        for try await (id, dueAt, attempts, deferred) in rows.decode((UUID, Date, Int32, Date?).self) {
-            claims.append(ClaimedReminder(reminderId: id, dueAt: dueAt, attempt: Int(attempts), deferredUntil: deferred))
+        for try await (id, dueAt, remindAt, attempts, deferred) in rows.decode((UUID, Date, Date, Int32, Date?).self) {
+            claims.append(ClaimedReminder(reminderId: id, dueAt: dueAt, remindAt: remindAt, attempt: Int(attempts), deferredUntil: deferred))
         }
         return claims
     }
@@ -214,7 +241,7 @@ struct DispatchStore: Sendable {
                 INSERT INTO notification_log (notification_id, reminder_id, user_id, channel, target, attempt, outcome, due_at,
                                               lateness_ms, error, will_retry, title, body)
                 VALUES (\(attempt.notificationId), \(attempt.reminder.reminderId), \(attempt.reminder.userId), \(attempt.channel),
-                        \(attempt.eventTarget), \(attempt.attempt), \(attempt.outcome.rawValue), \(attempt.dueAt), \(attempt.latenessMs),
+                        \(attempt.eventTarget), \(attempt.attempt), \(attempt.outcome.rawValue), \(attempt.remindAt), \(attempt.latenessMs),
                         \(attempt.error), \(attempt.willRetry), \(attempt.reminder.title), \(attempt.reminder.body))
                 RETURNING log_id
                 """, logger: logger)
@@ -290,13 +317,15 @@ struct DispatchStore: Sendable {
             """, logger: logger)
     }
 
-    /// The reminder moved while queued: queue its new due time.
-    func requeue(_ claim: ClaimedReminder, dueAt: Date) async throws {
+    /// The reminder moved while queued: queue its new due time (less the lead time, for a chore).
+    func requeue(_ claim: ClaimedReminder) async throws {
         try await client.query(
             """
-            UPDATE reminder_dispatch SET due_at = \(dueAt), state = 'pending', next_attempt_at = \(dueAt), attempts = 0,
+            UPDATE reminder_dispatch d SET due_at = r.due_at, remind_at = \(unescaped: Self.remindAt),
+                state = 'pending', next_attempt_at = \(unescaped: Self.remindAt), attempts = 0,
                 deferred_until = NULL, lease_until = NULL, owner = NULL, updated_at = now()
-            WHERE reminder_id = \(claim.reminderId) AND owner = \(instance)
+            FROM reminders r LEFT JOIN notification_settings s ON s.user_id = r.user_id
+            WHERE r.reminder_id = d.reminder_id AND d.reminder_id = \(claim.reminderId) AND d.owner = \(instance)
             """, logger: logger)
     }
 

@@ -76,14 +76,14 @@ struct ReminderDispatcher: Service {
                 return
             }
             guard reminder.dueAt == claim.dueAt else {
-                try await store.requeue(claim, dueAt: reminder.dueAt)
+                try await store.requeue(claim)
                 return
             }
             let user = try await store.userContext(reminder.userId)
             let now = Date()
             let latenessMs: Int64
             switch DeliveryTiming.decide(
-                dueAt: reminder.dueAt, now: now, urgent: reminder.urgent, quietHours: user.quietHours, zone: user.zone,
+                dueAt: claim.remindAt, now: now, urgent: reminder.urgent, quietHours: user.quietHours, zone: user.zone,
                 deferredUntil: claim.deferredUntil)
             {
             case .deferUntil(let end):
@@ -126,9 +126,10 @@ struct ReminderDispatcher: Service {
         let notificationId = NotificationIdentity.notificationId(
             reminderId: reminder.reminderId, dueAt: claim.dueAt, channel: target.channel, target: target.key)
         let result = await channels.deliver(
-            target, reminder: reminder, notificationId: notificationId, dueAt: claim.dueAt, badge: badge, now: Date())
+            target, reminder: reminder, notificationId: notificationId, dueAt: claim.remindAt, badge: badge, now: Date())
         var record = DeliveryAttempt(
-            notificationId: notificationId, reminder: reminder, dueAt: claim.dueAt, channel: target.channel, target: target.key,
+            notificationId: notificationId, reminder: reminder, dueAt: claim.dueAt, remindAt: claim.remindAt, channel: target.channel,
+            target: target.key,
             attempt: claim.attempt, outcome: .sent, latenessMs: latenessMs, error: nil, willRetry: false)
         var backoff: TimeInterval?
         switch result {
@@ -193,14 +194,14 @@ struct ReminderDispatcher: Service {
             _ = try await publisher.publish(
                 NotificationSent(
                     notificationId: record.notificationId, reminderId: record.reminder.reminderId, userId: record.reminder.userId,
-                    channel: record.channel, target: record.eventTarget, attempt: record.attempt, dueAt: record.dueAt,
+                    channel: record.channel, target: record.eventTarget, attempt: record.attempt, dueAt: record.remindAt,
                     latenessMs: record.latenessMs, title: record.reminder.title, body: record.reminder.body),
                 correlationId: correlation)
         case .failed:
             _ = try await publisher.publish(
                 NotificationFailed(
                     notificationId: record.notificationId, reminderId: record.reminder.reminderId, userId: record.reminder.userId,
-                    channel: record.channel, target: record.eventTarget, attempt: record.attempt, dueAt: record.dueAt,
+                    channel: record.channel, target: record.eventTarget, attempt: record.attempt, dueAt: record.remindAt,
                     latenessMs: record.latenessMs, error: record.error ?? "failed", willRetry: record.willRetry),
                 correlationId: correlation)
         }
