@@ -48,10 +48,10 @@ struct GoogleSyncProjection: Projection {
                 await tokens.forget(broken.userId)
                 try await setStatus(of: broken.userId, "broken", reason: broken.reason, at: time, on: connection, logger: logger)
             case let created as CalendarEventCreated:
-                let entry = GoogleEventBody.entry(id: created.eventId, state: created.entry, sequence: created.sequence, at: time)
+                let entry = CalendarEntry(id: created.eventId, state: created.entry, sequence: created.sequence, at: time)
                 try await mirror(entry, household: created.householdId, owner: created.createdBy, event: event, on: connection, logger: logger)
             case let updated as CalendarEventUpdated:
-                let entry = GoogleEventBody.entry(id: updated.eventId, state: updated.entry, sequence: updated.sequence, at: time)
+                let entry = CalendarEntry(id: updated.eventId, state: updated.entry, sequence: updated.sequence, at: time)
                 try await mirror(entry, household: updated.householdId, owner: updated.updatedBy, event: event, on: connection, logger: logger)
             case let deleted as CalendarEventDeleted:
                 try await connection.query(
@@ -59,13 +59,13 @@ struct GoogleSyncProjection: Projection {
                     logger: logger)
                 try await remove(deleted.eventId, event: event, on: connection, logger: logger)
             case let chore as ChoreScheduled:
-                guard let entry = GoogleEventBody.entry(chore: chore, at: time) else {
+                guard let entry = CalendarEntry(chore: chore, at: time) else {
                     logger.warning("chore occurrence with an unreadable time not mirrored", metadata: ["occurrence_id": "\(chore.occurrenceId)"])
                     continue
                 }
                 try await mirror(entry, household: chore.householdId, owner: chore.userId, event: event, on: connection, logger: logger)
             case let routine as RoutineScheduled:
-                guard let entry = GoogleEventBody.entry(routine: routine, at: time) else {
+                guard let entry = CalendarEntry(routine: routine, at: time) else {
                     logger.warning("routine with an unreadable time or rule not mirrored", metadata: ["routine_id": "\(routine.routineId)"])
                     continue
                 }

@@ -67,17 +67,15 @@ public struct CalendarEntriesProjection: Projection {
     }
 
     private func upsertChore(_ chore: ChoreScheduled, event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
-        let zone = chore.timeZone.flatMap(LocalTime.zone(named:)) ?? TimeZone(identifier: "UTC")!
-        guard let start = CalendarTimeInput.parseDateTime(chore.at, in: zone) else {
+        guard let entry = CalendarEntry(chore: chore, at: event.metadata.occurredAt) else {
             throw InvalidEvent(reason: "chore.scheduled at \(chore.at) is not an ISO 8601 date-time", position: event.position)
         }
-        let end = start.addingTimeInterval(TimeInterval(max(chore.minutes, 1) * 60))
         try await connection.query(
             """
             INSERT INTO calendar_entries (entry_id, source, household_id, owner_user_id, title, starts_at, ends_at, all_day, time_zone,
                                           kind, member_ids, assignee, sequence, updated_at, last_event_id)
-            VALUES (\(chore.occurrenceId), 'chore', \(chore.householdId), \(chore.userId), \(chore.chore), \(start), \(end), false,
-                    \(zone.identifier), 'chore', \([UUID]()), \(chore.assignee), 0, \(event.metadata.occurredAt), \(event.metadata.id))
+            VALUES (\(chore.occurrenceId), 'chore', \(chore.householdId), \(chore.userId), \(chore.chore), \(entry.start), \(entry.end), false,
+                    \(entry.timeZone.identifier), 'chore', \([UUID]()), \(chore.assignee), 0, \(event.metadata.occurredAt), \(event.metadata.id))
             ON CONFLICT (entry_id) DO UPDATE SET title = EXCLUDED.title, starts_at = EXCLUDED.starts_at, ends_at = EXCLUDED.ends_at,
                 time_zone = EXCLUDED.time_zone, assignee = EXCLUDED.assignee, sequence = calendar_entries.sequence + 1,
                 updated_at = EXCLUDED.updated_at, last_event_id = EXCLUDED.last_event_id
@@ -89,21 +87,17 @@ public struct CalendarEntriesProjection: Projection {
 extension CalendarEntriesProjection {
     /// A routine is a daily recurring entry from its first day at its local start time.
     private func upsertRoutine(_ routine: RoutineScheduled, event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
-        let zone = routine.timeZone.flatMap(LocalTime.zone(named:)) ?? TimeZone(identifier: "UTC")!
-        guard let start = CalendarTimeInput.parseDateTime("\(routine.startDate)T\(routine.startsAt):00", in: zone) else {
-            throw InvalidEvent(reason: "routine.scheduled \(routine.startDate) \(routine.startsAt) is not a local date and time", position: event.position)
+        guard let entry = CalendarEntry(routine: routine, at: event.metadata.occurredAt) else {
+            throw InvalidEvent(
+                reason: "routine.scheduled \(routine.startDate) \(routine.startsAt) / \(routine.rrule) is not a local date and time with a supported rule",
+                position: event.position)
         }
-        guard (try? RecurrenceRule.parse(routine.rrule)) != nil else {
-            throw InvalidEvent(reason: "routine.scheduled rrule \(routine.rrule) is not supported", position: event.position)
-        }
-        let end = start.addingTimeInterval(TimeInterval(max(routine.minutes, 1) * 60))
-        let title = "\(routine.name) (\(routine.child))"
         try await connection.query(
             """
             INSERT INTO calendar_entries (entry_id, source, household_id, owner_user_id, title, starts_at, ends_at, all_day, time_zone,
                                           kind, member_ids, assignee, rrule, sequence, updated_at, last_event_id)
-            VALUES (\(routine.routineId), 'routine', \(routine.householdId), \(routine.userId), \(title), \(start), \(end), false,
-                    \(zone.identifier), 'routine', \([UUID]()), \(routine.child), \(routine.rrule), 0, \(event.metadata.occurredAt),
+            VALUES (\(routine.routineId), 'routine', \(routine.householdId), \(routine.userId), \(entry.title), \(entry.start), \(entry.end), false,
+                    \(entry.timeZone.identifier), 'routine', \([UUID]()), \(routine.child), \(routine.rrule), 0, \(event.metadata.occurredAt),
                     \(event.metadata.id))
             ON CONFLICT (entry_id) DO UPDATE SET title = EXCLUDED.title, starts_at = EXCLUDED.starts_at, ends_at = EXCLUDED.ends_at,
                 time_zone = EXCLUDED.time_zone, assignee = EXCLUDED.assignee, rrule = EXCLUDED.rrule, deleted = false,
