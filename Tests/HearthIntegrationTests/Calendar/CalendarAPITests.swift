@@ -118,12 +118,19 @@ extension BackboneSuite {
                     occurrenceId: occurrence, householdId: UUID(uuidString: household), userId: try #require(UUID(uuidString: user.userId)),
                     runId: nil, chore: "Take out the bins", choreId: "bins", assignee: "Ada", at: "2026-04-11T19:00:00", date: "2026-04-11",
                     minutes: 10, timeZone: "Europe/Paris"), correlationId: "calendar-feed-test")
+                // So does a child's daily routine, open-ended.
+                let routine = UUID()
+                try await publisher.publish(RoutineScheduled(
+                    routineId: routine, householdId: UUID(uuidString: household), userId: try #require(UUID(uuidString: user.userId)),
+                    runId: nil, child: "Ada", age: 6, kind: "bedtime", name: "Bedtime", startsAt: "19:30", startDate: "2026-04-06",
+                    minutes: 30, steps: [], rrule: "FREQ=DAILY", timeZone: "Europe/Paris"), correlationId: "calendar-feed-test")
                 let aprilURL = gateway.baseURL.appendingPathComponent("v1/calendar/events")
                     .appending(queryItems: [.init(name: "from", value: "2026-04-01"), .init(name: "to", value: "2026-05-01")])
                 let headers = user.headers
                 let choreSeen = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
                     let reply = try await HTTPTestClient.send("GET", aprilURL, headers: headers)
-                    return (reply.json["events"] as? [[String: Any]] ?? []).contains { $0["event_id"] as? String == occurrence.uuidString.lowercased() }
+                    let ids = (reply.json["events"] as? [[String: Any]] ?? []).compactMap { $0["event_id"] as? String }
+                    return ids.contains(occurrence.uuidString.lowercased()) && ids.contains(routine.uuidString.lowercased())
                 }
                 #expect(choreSeen)
 
@@ -141,7 +148,7 @@ extension BackboneSuite {
                 let parsed = try ICalendarProbe.parse(fetched.body)
                 #expect(parsed.version == "2.0" && !parsed.productId.isEmpty)
                 let byUID = Dictionary(uniqueKeysWithValues: parsed.events.map { ($0.uid, $0) })
-                #expect(byUID.count == 4)
+                #expect(byUID.count == 5)
                 func uid(_ id: String) -> String { "\(id)@hearth" }
 
                 let singleId = try #require(single.json["event_id"] as? String)
@@ -172,6 +179,18 @@ extension BackboneSuite {
                 let choreFeed = try #require(byUID[uid(occurrence.uuidString.lowercased())])
                 #expect(choreFeed.summary == "Take out the bins")
                 #expect(CalendarStack.instant(choreFeed.start) == CalendarStack.instant("2026-04-11T17:00:00Z"))
+
+                let routineFeed = try #require(byUID[uid(routine.uuidString.lowercased())])
+                let routineAPI = api.filter { $0["event_id"] as? String == routine.uuidString.lowercased() }
+                #expect(routineFeed.summary == "Bedtime (Ada)")
+                #expect(routineFeed.rrule == "FREQ=DAILY")
+                #expect(routineFeed.timeZone == "Europe/Paris")
+                #expect(CalendarStack.instant(routineFeed.start) == CalendarStack.instant("2026-04-06T17:30:00Z"))
+                // Every day of the window from the 6th of April to the end of the month: 25 occurrences,
+                // the parser's expansion of the daily rule in Paris time giving the API's.
+                #expect(routineAPI.count == 25)
+                #expect(Array(routineFeed.occurrences.prefix(routineAPI.count)).compactMap(CalendarStack.instant)
+                    == routineAPI.compactMap { CalendarStack.instant($0["start"] as? String) })
 
                 // A change is a new SEQUENCE with the same UID.
                 let moved = try await HTTPTestClient.send(

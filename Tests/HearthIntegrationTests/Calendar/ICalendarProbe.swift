@@ -42,6 +42,7 @@ enum ICalendarProbe {
     static let script = #"""
 import sys, json, datetime
 import icalendar
+from itertools import islice
 from dateutil.rrule import rrulestr
 
 def stamp(value):
@@ -61,7 +62,8 @@ for component in cal.walk("VEVENT"):
     rule_text = None
     if rule is not None:
         rule_text = rule.to_ical().decode()
-        occurrences = [stamp(o) for o in rrulestr(rule_text, dtstart=start)]
+        # The first 60 occurrences: an open-ended rule (a daily routine) has no end.
+        occurrences = [stamp(o) for o in islice(rrulestr(rule_text, dtstart=start), 60)]
     events.append({
         "uid": str(component.get("UID")),
         "summary": str(component.get("SUMMARY")) if "SUMMARY" in component else None,
