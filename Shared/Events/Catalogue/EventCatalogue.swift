@@ -104,6 +104,23 @@ public struct EventCatalogue: Sendable {
         return .event(try upcast(data, metadata: meta, entry: entry, decoder: decoder))
     }
 
+    /// Decodes one message value whose metadata was read raw: only the payload goes through the
+    /// decoder (and the whole envelope only when it needs upcasting).
+    public func decode(_ raw: RawEnvelope, of bytes: [UInt8], decoder: JSONDecoder = .hearth()) throws -> DecodeOutcome {
+        let metadata = raw.metadata
+        guard let entry = latest[metadata.type] else { return .unknownType(metadata) }
+        let current = entry.payloadType.version
+        if metadata.version == current {
+            do {
+                return .event(DecodedEvent(metadata: metadata, payload: try entry.decodePayload(Data(bytes[raw.payload]), decoder)))
+            } catch {
+                throw EventDecodingError.malformed("\(metadata.type) v\(metadata.version): \(Self.describe(error))")
+            }
+        }
+        if metadata.version > current { return .newerVersion(metadata, known: current) }
+        return .event(try upcast(Data(bytes), metadata: metadata, entry: entry, decoder: decoder))
+    }
+
     private func upcast(_ data: Data, metadata: EventMetadata, entry: Entry, decoder: JSONDecoder) throws -> DecodedEvent {
         struct RawData: Decodable { let data: JSONValue }
         var payload: JSONValue

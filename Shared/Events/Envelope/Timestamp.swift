@@ -47,9 +47,69 @@ public enum Timestamp {
 
     /// Accepts RFC 3339 with or without fractional seconds, with `Z` or a numeric offset.
     public static func parse(_ text: String) -> Date? {
+        if let date = parseUTC(text) { return date }
         if let date = try? style.parse(text) { return rounded(date) }
         if let date = try? plainStyle.parse(text) { return rounded(date) }
         return nil
+    }
+}
+
+extension Timestamp {
+    /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, the form `format` writes, read by hand: every event's
+    /// `occurred_at` is parsed on the projection path. Nil for any other form (offsets, lower-case
+    /// separators, out-of-range fields), which the format styles then read.
+    static func parseUTC(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { bytes -> Date? in
+            guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[bytes.count - 1] == UInt8(ascii: "Z")
+            else { return nil }
+            func number(_ from: Int, _ count: Int) -> Int? {
+                var value = 0
+                for index in from..<(from + count) {
+                    let digit = Int(bytes[index]) - 48
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+                  let minute = number(14, 2), let second = number(17, 2),
+                  (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
+            else { return nil }
+            var millis = 0
+            if bytes.count > 20 {
+                // A fraction: ".", 1 to 9 digits, then the Z. Rounded to the millisecond like `rounded`.
+                let digits = bytes.count - 21
+                guard bytes[19] == UInt8(ascii: "."), (1...9).contains(digits), let fraction = number(20, digits) else { return nil }
+                var scale = 1
+                for _ in 0..<digits { scale *= 10 }
+                millis = Int((Double(fraction) * 1000 / Double(scale)).rounded())
+            } else if bytes.count != 20 {
+                return nil
+            }
+            let days = daysSinceEpoch(year: year, month: month, day: day)
+            let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+            return Date(timeIntervalSince1970: Double(seconds * 1000 + Int64(millis)) / 1000)
+        }
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's days_from_civil).
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
     }
 }
 

@@ -22,6 +22,15 @@ struct ProjectedEventDecoder: Sendable {
     }
 
     func decode(position: EventPosition, value: [UInt8], hint: (type: String, version: Int)?) throws -> ProjectedEvent? {
+        // The metadata read by hand (the fast path); the decoder is the fallback for text the raw
+        // reader does not accept, and reports what is wrong with it.
+        if let raw = RawEnvelope(value) {
+            let metadata = raw.metadata
+            guard decodesPayloads, rawPayloadTypes[metadata.type] != metadata.version else {
+                return ProjectedEvent(position: position, metadata: metadata, payload: nil, value: value)
+            }
+            return try projected(catalogue.decode(raw, of: value, decoder: decoder), position: position, value: value)
+        }
         let data = Data(value)
         let readRaw = hint.map { rawPayloadTypes[$0.type] == $0.version } ?? false
         guard decodesPayloads, !readRaw else {
@@ -32,7 +41,11 @@ struct ProjectedEventDecoder: Sendable {
                 throw EventDecodingError.malformed("envelope: \(error)")
             }
         }
-        switch try catalogue.decode(data, hint: hint, decoder: decoder) {
+        return try projected(catalogue.decode(data, hint: hint, decoder: decoder), position: position, value: value)
+    }
+
+    private func projected(_ outcome: DecodeOutcome, position: EventPosition, value: [UInt8]) -> ProjectedEvent? {
+        switch outcome {
         case .event(let event):
             return ProjectedEvent(position: position, metadata: event.metadata, payload: event.payload, value: value)
         case .unknownType(let metadata):
