@@ -25,6 +25,16 @@ struct ChatMessageView: ResponseEncodable, Sendable {
     }
 }
 
+extension ChatMessageView {
+    /// A message as the live stream received it, in the same shape as the history.
+    init(_ message: ChatStreamMessage) {
+        self.init(
+            messageId: message.messageId.uuidString.lowercased(), chatId: message.chatId.uuidString.lowercased(),
+            authorId: message.authorId.uuidString.lowercased(), authorName: message.authorName, text: message.text,
+            clientId: message.clientId, sentAt: message.sentAt)
+    }
+}
+
 /// Reads of `chats`, `chat_members`, `chat_messages`, and the access rule built on them.
 struct ChatReadModel: Sendable {
     let client: PostgresClient

@@ -34,36 +34,6 @@ struct ChatStreamRoutes: Sendable {
         routes.get("chats/{id}/stream") { request, context in try await stream(request, context: context) }
     }
 
-    struct MessageData: Encodable {
-        var messageId: String
-        var chatId: String
-        var authorId: String
-        var authorName: String
-        var text: String
-        var clientId: String
-        var sentAt: String
-
-        enum CodingKeys: String, CodingKey {
-            case messageId = "message_id"
-            case chatId = "chat_id"
-            case authorId = "author_id"
-            case authorName = "author_name"
-            case text
-            case clientId = "client_id"
-            case sentAt = "sent_at"
-        }
-
-        init(_ message: ChatStreamMessage) {
-            messageId = message.messageId.uuidString.lowercased()
-            chatId = message.chatId.uuidString.lowercased()
-            authorId = message.authorId.uuidString.lowercased()
-            authorName = message.authorName
-            text = message.text
-            clientId = message.clientId
-            sentAt = Timestamp.format(message.sentAt)
-        }
-    }
-
     struct ReadData: Encodable {
         var chatId: String
         var userId: String
@@ -100,8 +70,8 @@ struct ChatStreamRoutes: Sendable {
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
+            let encoder = JSONEncoder.hearth()
+            encoder.outputFormatting.insert(.sortedKeys)
             var sent = Set<UUID>()
             try await writer.write(ByteBuffer(string: ": connected\n\n"))
             for message in missed {
@@ -135,7 +105,7 @@ struct ChatStreamRoutes: Sendable {
     static func frame(_ item: ChatStreamItem, encoder: JSONEncoder) throws -> String {
         switch item {
         case .message(let message):
-            let data = String(decoding: try encoder.encode(MessageData(message)), as: UTF8.self)
+            let data = String(decoding: try encoder.encode(ChatMessageView(message)), as: UTF8.self)
             return "event: message\nid: \(message.messageId.uuidString.lowercased())\ndata: \(data)\n\n"
         case .read(let receipt):
             let data = String(decoding: try encoder.encode(ReadData(receipt)), as: UTF8.self)
