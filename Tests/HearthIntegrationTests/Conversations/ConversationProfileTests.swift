@@ -35,6 +35,28 @@ extension BackboneSuite {
             return false
         }
 
+        /// Adds a child to the household and waits until the profile-extractor knows them: it must,
+        /// before it reads a message about them.
+        static func addChildKnownToTheExtractor(
+            _ gateway: ServiceProcess, user: GatewayUser, household: String, name: String, birthdate: String
+        ) async throws {
+            let added = try await HTTPTestClient.postJSON(
+                gateway.baseURL.appendingPathComponent("v1/households/\(household)/members"),
+                ["name": name, "role": "child", "birthdate": birthdate], headers: user.headers)
+            #expect(added.status == 201, "\(String(decoding: added.body, as: UTF8.self))")
+            let householdId = try #require(UUID(uuidString: household))
+            let known = try await poll {
+                try await TestEnvironment.withPostgres { client in
+                    let rows = try await client.query(
+                        "SELECT count(*)::int8 FROM profile_subjects WHERE household_id = \(householdId) AND name = \(name)",
+                        logger: TestEnvironment.logger)
+                    for try await count in rows.decode(Int64.self) { return count == 1 }
+                    return false
+                }
+            }
+            #expect(known, "the profile-extractor never learned of \(name)")
+        }
+
         static func facts(_ profile: [String: Any]) -> [[String: Any]] { profile["facts"] as? [[String: Any]] ?? [] }
         static func constraintValues(_ profile: [String: Any]) -> [String] {
             (profile["constraints"] as? [[String: Any]] ?? []).compactMap { $0["value"] as? String }
@@ -54,22 +76,7 @@ extension BackboneSuite {
             try await ServiceProcess.with("profile-extractor") { _ in
                 try await AssistStack.with { gateway, _ in
                     let (user, household) = try await GatewayUser.withHousehold(gateway, name: "The Sesame Family")
-                    let added = try await HTTPTestClient.postJSON(
-                        gateway.baseURL.appendingPathComponent("v1/households/\(household)/members"),
-                        ["name": "Sam", "role": "child", "birthdate": "2018-05-04"], headers: user.headers)
-                    #expect(added.status == 201, "\(String(decoding: added.body, as: UTF8.self))")
-                    let householdId = try #require(UUID(uuidString: household))
-                    // The extractor must know Sam before it reads a message about him.
-                    let known = try await Self.poll {
-                        try await TestEnvironment.withPostgres { client in
-                            let rows = try await client.query(
-                                "SELECT count(*)::int8 FROM profile_subjects WHERE household_id = \(householdId) AND name = 'Sam'",
-                                logger: TestEnvironment.logger)
-                            for try await count in rows.decode(Int64.self) { return count == 1 }
-                            return false
-                        }
-                    }
-                    #expect(known)
+                    try await Self.addChildKnownToTheExtractor(gateway, user: user, household: household, name: "Sam", birthdate: "2018-05-04")
 
                     let created = try await HTTPTestClient.postJSON(
                         gateway.baseURL.appendingPathComponent("v1/chats"), ["title": "Family"], headers: user.headers)

@@ -31,21 +31,7 @@ extension BackboneSuite {
 
         static func flow(_ gateway: ServiceProcess) async throws {
             let (user, household) = try await GatewayUser.withHousehold(gateway, name: "The Modellers")
-            let added = try await HTTPTestClient.postJSON(
-                gateway.baseURL.appendingPathComponent("v1/households/\(household)/members"),
-                ["name": "Sam", "role": "child", "birthdate": "2017-02-03"], headers: user.headers)
-            #expect(added.status == 201, "\(String(decoding: added.body, as: UTF8.self))")
-            let householdId = try #require(UUID(uuidString: household))
-            let known = try await ConversationProfile.poll {
-                try await TestEnvironment.withPostgres { client in
-                    let rows = try await client.query(
-                        "SELECT count(*)::int8 FROM profile_subjects WHERE household_id = \(householdId) AND name = 'Sam'",
-                        logger: TestEnvironment.logger)
-                    for try await count in rows.decode(Int64.self) { return count == 1 }
-                    return false
-                }
-            }
-            #expect(known)
+            try await ConversationProfile.addChildKnownToTheExtractor(gateway, user: user, household: household, name: "Sam", birthdate: "2017-02-03")
             let created = try await HTTPTestClient.postJSON(gateway.baseURL.appendingPathComponent("v1/chats"), [:], headers: user.headers)
             let chatId = try #require(created.json["chat_id"] as? String)
             let text = "Heads up: Sam is allergic to sesame now. Sam wants to learn to swim"
