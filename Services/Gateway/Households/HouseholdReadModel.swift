@@ -88,6 +88,65 @@ final class HouseholdReadModel: Sendable {
         return household
     }
 
+    /// The household with its members, only when `user` belongs to it (nil otherwise, so the
+    /// caller answers 404 whether the household is someone else's or does not exist). One round
+    /// trip: the membership rule, the household row and its members in one statement, since
+    /// `GET /v1/households/{id}` is the gateway's hottest read.
+    func details(_ id: UUID, visibleTo user: UUID, today: CalendarDay) async throws -> HouseholdView? {
+        let rows = try await client.query(
+            """
+            SELECT h.household_id, h.name, h.version, h.prefs::text, h.user_id, h.created_at, h.updated_at,
+                   m.member_id, m.name, m.role, to_char(m.birthdate, 'YYYY-MM-DD')
+            FROM user_households u
+            JOIN households h ON h.household_id = u.household_id
+            LEFT JOIN household_members m ON m.household_id = h.household_id
+            WHERE u.user_id = \(user) AND u.household_id = \(id)
+            ORDER BY m.added_at, m.member_id
+            """, logger: logger)
+        var household: HouseholdView?
+        for try await row in rows.decode((UUID, String?, Int, String, String?, Date, Date, UUID?, String?, String?, String?).self) {
+            if household == nil {
+                household = HouseholdView(
+                    householdId: row.0, name: row.1, version: row.2,
+                    prefs: try prefsDecoder.decode(HouseholdPrefs.self, from: Data(row.3.utf8)),
+                    userId: row.4, createdAt: row.5, updatedAt: row.6)
+            }
+            // A household without members comes back as one row whose member columns are null.
+            if let memberId = row.7, let name = row.8, let role = row.9 {
+                household?.members.append(MemberView(memberId: memberId, householdId: row.0, name: name, role: role, birthdate: row.10, today: today))
+            }
+        }
+        return household
+    }
+
+    /// What an upsert by `user` builds on, in one round trip: the household the user belongs to
+    /// (nil before their first upsert) and the stored version and preferences of the household
+    /// the upsert will write (their own, else `firstHouseholdId`; nil when it does not exist yet).
+    func upsertBasis(of user: UUID, firstHouseholdId: UUID) async throws -> UpsertBasis {
+        let rows = try await client.query(
+            """
+            SELECT u.household_id, h.version, h.prefs::text
+            FROM (SELECT 1) AS one
+            LEFT JOIN user_households u ON u.user_id = \(user)
+            LEFT JOIN households h ON h.household_id = COALESCE(u.household_id, \(firstHouseholdId))
+            """, logger: logger)
+        for try await (current, version, prefs) in rows.decode((UUID?, Int?, String?).self) {
+            return UpsertBasis(currentHousehold: current, storedVersion: version, storedPrefsJSON: prefs)
+        }
+        return UpsertBasis(currentHousehold: nil, storedVersion: nil, storedPrefsJSON: nil)
+    }
+
+    struct UpsertBasis: Sendable {
+        var currentHousehold: UUID?
+        var storedVersion: Int?
+        /// Kept as text: only a merge needs the stored preferences decoded.
+        var storedPrefsJSON: String?
+    }
+
+    func decodePrefs(_ json: String) throws -> HouseholdPrefs {
+        try prefsDecoder.decode(HouseholdPrefs.self, from: Data(json.utf8))
+    }
+
     func members(of id: UUID, today: CalendarDay) async throws -> [MemberView] {
         let rows = try await client.query(
             """

@@ -41,7 +41,9 @@ struct HouseholdRoutes: Sendable {
     func upsert(_ request: Request, context: HearthRequestContext) async throws -> UpsertResponse {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(HouseholdUpsertRequest.self, from: request, context: context).validated()
-        let current = try await membership.household(of: user)
+        // One query answers both the user's household and the stored state of the one written.
+        let basis = try await readModel.upsertBasis(of: user, firstHouseholdId: UserIdentity.firstHouseholdId(of: user))
+        let current = basis.currentHousehold
         let id: UUID
         if let requested = body.householdId {
             guard requested == current else { throw APIError.notFound("household") }
@@ -50,12 +52,10 @@ struct HouseholdRoutes: Sendable {
             id = current ?? UserIdentity.firstHouseholdId(of: user)
         }
         var prefs = body.prefs
-        var storedVersion: Int?
-        if let existing = try await readModel.find(id) {
-            storedVersion = existing.version
-            if body.mode == .merge { prefs = HouseholdPrefsRules.merged(existing.prefs, with: prefs) }
+        if body.mode == .merge, let stored = basis.storedPrefsJSON {
+            prefs = HouseholdPrefsRules.merged(try readModel.decodePrefs(stored), with: prefs)
         }
-        let version = readModel.nextVersion(of: id, stored: storedVersion)
+        let version = readModel.nextVersion(of: id, stored: basis.storedVersion)
         let event = HouseholdUpserted(householdId: id, householdVersion: version, name: body.name, prefs: prefs, userId: user.uuidString.lowercased())
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         if current == nil {
@@ -74,9 +74,12 @@ struct HouseholdRoutes: Sendable {
             throw APIError.invalid("household_id", "the household id in the path must be a UUID")
         }
         let pending = try consistency.pendingRead(in: request, projections: Self.readProjections, writtenBy: "a household write")
-        try await membership.requireMember(user, of: id)
-        try await consistency.wait(for: pending)
-        guard let household = try await readModel.details(id, today: .today) else { throw APIError.notFound("household") }
+        if pending != nil {
+            // Only members may make the read wait; the read below checks membership again.
+            try await membership.requireMember(user, of: id)
+            try await consistency.wait(for: pending)
+        }
+        guard let household = try await readModel.details(id, visibleTo: user, today: .today) else { throw APIError.notFound("household") }
         return household
     }
 
