@@ -48,7 +48,8 @@ public struct ServiceHost: Sendable {
         let database = try DatabaseConfiguration(url: settings.databaseURL)
         self.postgres = PostgresClient(configuration: database.client, backgroundLogger: logger)
         self.producer = try KafkaProducer(
-            configuration: KafkaProducerConfiguration(bootstrapServers: settings.kafkaBootstrap, clientId: "hearth-\(settings.serviceName)"),
+            configuration: KafkaProducerConfiguration(
+                bootstrapServers: settings.kafkaBootstrap, clientId: "hearth-\(settings.serviceName)", lingerMs: settings.producerLingerMs),
             logger: logger)
         self.publisher = EventPublisher(producer: producer, source: settings.serviceName)
         self.migrations = try ReadModelCatalogue.migrations(of: owner)
