@@ -21,7 +21,7 @@ struct BearerAuthentication: RouterMiddleware {
         }
         let userId: UUID
         do {
-            userId = try await tokens.verify(String(parts[1]).trimmingCharacters(in: .whitespaces))
+            userId = try await tokens.verify(Self.trimmed(parts[1]))
         } catch {
             throw Self.unauthorized(error.description)
         }
@@ -29,6 +29,17 @@ struct BearerAuthentication: RouterMiddleware {
         context.userId = userId.uuidString.lowercased()
         context.logger[metadataKey: "user_id"] = .string(context.userId!)
         return try await next(request, context)
+    }
+
+    /// The token without surrounding whitespace. A token almost always has none, and then the
+    /// check is two bytes instead of Foundation's trimming, which walks all of a ~600-character
+    /// token through UTF-16 on every request.
+    static func trimmed(_ token: Substring) -> String {
+        if let first = token.utf8.first, let last = token.utf8.last,
+           (0x21..<0x7F).contains(first), (0x21..<0x7F).contains(last) {
+            return String(token)
+        }
+        return String(token).trimmingCharacters(in: .whitespaces)
     }
 
     static func unauthorized(_ message: String) -> APIError {

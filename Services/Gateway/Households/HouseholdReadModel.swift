@@ -60,6 +60,9 @@ final class HouseholdReadModel: Sendable {
     let logger: Logger
     private let issuedVersions = Mutex<[UUID: Int]>([:])
     private let prefsDecoder = JSONDecoder()
+    /// Decoded preferences by their stored JSON text: a household is read far more often than it
+    /// changes, and decoding the same text on every read was a visible share of a read's CPU.
+    private let decodedPrefs = Mutex<[String: HouseholdPrefs]>([:])
 
     init(client: PostgresClient, logger: Logger) {
         self.client = client
@@ -108,8 +111,7 @@ final class HouseholdReadModel: Sendable {
             if household == nil {
                 household = HouseholdView(
                     householdId: row.0, name: row.1, version: row.2,
-                    prefs: try prefsDecoder.decode(HouseholdPrefs.self, from: Data(row.3.utf8)),
-                    userId: row.4, createdAt: row.5, updatedAt: row.6)
+                    prefs: try cachedPrefs(row.3), userId: row.4, createdAt: row.5, updatedAt: row.6)
             }
             // A household without members comes back as one row whose member columns are null.
             if let memberId = row.7, let name = row.8, let role = row.9 {
@@ -141,6 +143,16 @@ final class HouseholdReadModel: Sendable {
         var storedVersion: Int?
         /// Kept as text: only a merge needs the stored preferences decoded.
         var storedPrefsJSON: String?
+    }
+
+    private func cachedPrefs(_ json: String) throws -> HouseholdPrefs {
+        if let known = decodedPrefs.withLock({ $0[json] }) { return known }
+        let prefs = try decodePrefs(json)
+        decodedPrefs.withLock { cache in
+            if cache.count >= 10_000 { cache.removeAll(keepingCapacity: true) }
+            cache[json] = prefs
+        }
+        return prefs
     }
 
     func decodePrefs(_ json: String) throws -> HouseholdPrefs {
