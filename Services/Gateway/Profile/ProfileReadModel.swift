@@ -56,8 +56,18 @@ struct ProfileReadModel: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    func facts(of householdId: UUID) async throws -> [ProfileFactView] {
-        let rows = try await client.query(
+    /// The household's facts and the constraints derived from them, as of one moment: both are
+    /// read in one repeatable-read transaction, so a fact projected between the two reads can
+    /// never show as a constraint without its fact (or the other way round).
+    func profile(of householdId: UUID) async throws -> (facts: [ProfileFactView], constraints: [ProfileConstraintView]) {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+            return (try await facts(of: householdId, on: connection), try await constraints(of: householdId, on: connection))
+        }
+    }
+
+    private func facts(of householdId: UUID, on connection: PostgresConnection) async throws -> [ProfileFactView] {
+        let rows = try await connection.query(
             """
             SELECT fact_id, member_id, subject, kind, value, polarity, confidence, status, message_id, chat_id, quoted_span,
                    extractor, extracted_at, decided_by
@@ -75,8 +85,8 @@ struct ProfileReadModel: Sendable {
         return views
     }
 
-    func constraints(of householdId: UUID) async throws -> [ProfileConstraintView] {
-        let rows = try await client.query(
+    private func constraints(of householdId: UUID, on connection: PostgresConnection) async throws -> [ProfileConstraintView] {
+        let rows = try await connection.query(
             "SELECT subject, kind, value, source_fact_id FROM profile_constraints WHERE household_id = \(householdId) ORDER BY subject, kind, value",
             logger: logger)
         var views: [ProfileConstraintView] = []

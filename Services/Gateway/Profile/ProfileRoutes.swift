@@ -56,9 +56,8 @@ struct ProfileRoutes: Sendable {
             in: request, projections: [.profile: [ProfileFactsProjection().name]], writtenBy: "POST /v1/profile/facts/{id}/confirm|reject")
         try await membership.requireMember(user, of: householdId)
         try await consistency.wait(for: pending)
-        return Profile(
-            householdId: householdId.uuidString.lowercased(), facts: try await profile.facts(of: householdId),
-            constraints: try await profile.constraints(of: householdId))
+        let (facts, constraints) = try await profile.profile(of: householdId)
+        return Profile(householdId: householdId.uuidString.lowercased(), facts: facts, constraints: constraints)
     }
 
     func decide(context: HearthRequestContext, confirm: Bool) async throws -> Decision {
