@@ -68,7 +68,8 @@ struct AssistAPI: Sendable {
             assistant: AssistantRoutes(
                 requests: requests, context: AssistantContextReader(client: host.postgres, logger: logger),
                 actions: AssistantActionReadModel(client: host.postgres, logger: logger),
-                executor: AssistantActionExecutor(publisher: host.publisher, client: host.postgres, logger: logger),
+                executor: AssistantActionExecutor(
+                    publisher: host.publisher, chats: ChatReadModel(client: host.postgres, logger: logger), client: host.postgres, logger: logger),
                 membership: membership, consistency: consistency, hub: hub, streamer: streamer),
             usage: UsageRoutes(usage: UsageReadModel(client: host.postgres, logger: logger), quota: quota, admins: admins),
             services: [producer, hub])

@@ -120,7 +120,7 @@ struct AssistRoutes: Sendable {
     func run(_ request: Request, context: HearthRequestContext) async throws -> RunView {
         let user = try context.authenticatedUser()
         let runId = try Self.runId(context)
-        guard let run = try await waitForRun { try await runs.run(runId) }, run.userId == user else {
+        guard let run = try await readOnceProjected(within: Self.projectionWait, { try await runs.run(runId) }), run.userId == user else {
             throw APIError.notFound("run")
         }
         return run
@@ -133,7 +133,7 @@ struct AssistRoutes: Sendable {
         let runId = try Self.runId(context)
         let format = RunStreamFormat(accept: request.headers[.accept])
         let after = try Self.lastEventId(request)
-        guard let owner = try await waitForRun({ try await runs.owner(of: runId) }), owner == user else {
+        guard let owner = try await readOnceProjected(within: Self.projectionWait, { try await runs.owner(of: runId) }), owner == user else {
             throw APIError.notFound("run")
         }
         var backlog = try await runs.events(of: runId, from: after + 1)
@@ -158,17 +158,6 @@ struct AssistRoutes: Sendable {
             try await streamer.stream(runId: runId, subscription: live, backlog: stored, after: after, format: format, writer: &writer)
             try await writer.finish(nil)
         })
-    }
-
-    /// Polls briefly for a run that may not be projected yet (a client resuming right after the
-    /// request was admitted).
-    private func waitForRun<T: Sendable>(_ read: () async throws -> T?) async throws -> T? {
-        let deadline = ContinuousClock.now + Self.projectionWait
-        while true {
-            if let found = try await read() { return found }
-            guard ContinuousClock.now < deadline else { return nil }
-            try await Task.sleep(for: .milliseconds(50))
-        }
     }
 
     static func runId(_ context: HearthRequestContext) throws -> UUID {

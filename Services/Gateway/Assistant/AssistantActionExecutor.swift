@@ -14,6 +14,7 @@ import PostgresNIO
 /// once) names the same reminder, entry, message or chore, and every consumer keeps one.
 struct AssistantActionExecutor: Sendable {
     let publisher: EventPublisher
+    let chats: ChatReadModel
     let client: PostgresClient
     let logger: Logger
 
@@ -105,9 +106,7 @@ struct AssistantActionExecutor: Sendable {
     }
 
     private func displayName(_ user: UUID) async throws -> String {
-        let rows = try await client.query("SELECT display_name FROM users WHERE user_id = \(user)", logger: logger)
-        for try await name in rows.decode(String?.self) { return name ?? "someone" }
-        return "someone"
+        try await chats.displayName(of: user) ?? "someone"
     }
 
     /// "Water the plants" → "water-the-plants": the chore's id as the chore planner writes them.

@@ -108,14 +108,13 @@ struct AssistantActionReadModel: Sendable {
     func actions(of householdId: UUID, status: String?, limit: Int, now: Date) async throws -> [AssistantActionView] {
         let rows = try await client.query(
             """
-            SELECT action_id, run_id, conversation_id, tool, arguments::text, summary,
-                   CASE WHEN status = 'proposed' AND expires_at <= \(now) THEN 'expired'
-                        WHEN status = 'proposed' THEN 'pending' ELSE status END AS shown,
-                   proposed_for, proposed_at, expires_at, decided_by, decided_at, effect_type, effect_id
-            FROM assistant_actions
-            WHERE household_id = \(householdId)
-              AND (\(status)::text IS NULL OR \(status) = CASE WHEN status = 'proposed' AND expires_at <= \(now) THEN 'expired'
-                                                            WHEN status = 'proposed' THEN 'pending' ELSE status END)
+            SELECT action_id, run_id, conversation_id, tool, arguments_text, summary, shown, proposed_for, proposed_at, expires_at,
+                   decided_by, decided_at, effect_type, effect_id
+            FROM (SELECT *, arguments::text AS arguments_text,
+                         CASE WHEN status = 'proposed' AND expires_at <= \(now) THEN 'expired'
+                              WHEN status = 'proposed' THEN 'pending' ELSE status END AS shown
+                  FROM assistant_actions WHERE household_id = \(householdId)) AS a
+            WHERE \(status)::text IS NULL OR shown = \(status)
             ORDER BY proposed_at DESC, action_id LIMIT \(limit)
             """, logger: logger)
         var views: [AssistantActionView] = []

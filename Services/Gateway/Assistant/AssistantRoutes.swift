@@ -161,7 +161,7 @@ struct AssistantRoutes: Sendable {
         guard let actionId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.invalid("action_id", "the action id in the path must be a UUID")
         }
-        guard let action = try await projectedAction(actionId), try await membership.household(of: user) == action.householdId else {
+        guard let action = try await readOnceProjected(within: Self.projectionWait, { try await actions.action(actionId) }), try await membership.household(of: user) == action.householdId else {
             throw APIError.notFound("action")
         }
         guard action.status == "proposed" else {
@@ -171,17 +171,6 @@ struct AssistantRoutes: Sendable {
             throw APIError(.gone, code: "expired", message: "the action lapsed at \(Timestamp.format(action.expiresAt)); ask the assistant again")
         }
         return action
-    }
-
-    /// The stored action, waiting briefly for one not projected yet: a client may decide the
-    /// moment the stream shows the proposal, before the read model has it.
-    private func projectedAction(_ actionId: UUID) async throws -> StoredAssistantAction? {
-        let deadline = ContinuousClock.now + Self.projectionWait
-        while true {
-            if let action = try await actions.action(actionId) { return action }
-            guard ContinuousClock.now < deadline else { return nil }
-            try await Task.sleep(for: .milliseconds(25))
-        }
     }
 
     // MARK: GET /v1/assistant/audit

@@ -242,7 +242,7 @@ public struct AssistRunEventText: Sendable, Equatable {
         guard let payload = RawJSON.range(at: ["data"], of: bytes),
               let fields = RawJSON.fields(["run_id", "seq", "event", "data", "elapsed_ms"], inObjectAt: payload.lowerBound, of: bytes),
               let runRange = fields["run_id"], let seqRange = fields["seq"], let eventRange = fields["event"], let dataRange = fields["data"],
-              let runId = Self.string(bytes[runRange]), let event = Self.string(bytes[eventRange]),
+              let runId = RawEnvelope.string(bytes[runRange]), let event = RawEnvelope.string(bytes[eventRange]),
               let seq = Int(String(decoding: bytes[seqRange], as: UTF8.self))
         else { return nil }
         var elapsed: Int?
@@ -254,14 +254,6 @@ public struct AssistRunEventText: Sendable, Equatable {
             }
         }
         self.init(runId: runId, seq: seq, event: event, data: String(decoding: bytes[dataRange], as: UTF8.self), elapsedMs: elapsed)
-    }
-
-    /// A JSON string literal's content; escapes (never in ids or event names) are decoded properly.
-    private static func string(_ literal: ArraySlice<UInt8>) -> String? {
-        guard literal.count >= 2, literal.first == UInt8(ascii: "\""), literal.last == UInt8(ascii: "\"") else { return nil }
-        let inner = literal.dropFirst().dropLast()
-        if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
-        return try? JSONDecoder().decode(String.self, from: Data(literal))
     }
 }
 
