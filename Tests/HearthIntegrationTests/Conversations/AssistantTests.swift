@@ -1,4 +1,6 @@
 import Foundation
+import HearthEvents
+import HearthStore
 import PostgresNIO
 import Testing
 
@@ -202,6 +204,44 @@ extension BackboneSuite {
                 let noHousehold = try await HTTPTestClient.postJSON(
                     gateway.baseURL.appendingPathComponent("v1/assistant/messages"), ["text": "hello"], headers: lonely.headers)
                 #expect(noHousehold.status == 409)
+            }
+        }
+
+        @Test func aCoachLinkedByInviteChatsAndTheAssistantHasTheProfileInContext() async throws {
+            try await AssistStack.with { gateway, _ in
+                let (parent, household) = try await GatewayUser.withHousehold(gateway, name: "The Coached")
+                // A coach joins through an invite and can then be in a chat with the parent.
+                let coach = try await GatewayUser.signIn(gateway)
+                let invite = try await HTTPTestClient.send("POST", gateway.baseURL.appendingPathComponent("v1/households/\(household)/invites"), headers: parent.headers)
+                let code = try #require(invite.json["code"] as? String)
+                #expect(try await HTTPTestClient.send("POST", gateway.baseURL.appendingPathComponent("v1/invites/\(code)/accept"), headers: coach.headers).status == 200)
+                let chat = try await HTTPTestClient.postJSON(
+                    gateway.baseURL.appendingPathComponent("v1/chats"), ["title": "Coaching", "member_ids": [coach.userId]], headers: parent.headers)
+                #expect(chat.status == 201, "\(String(decoding: chat.body, as: UTF8.self))")
+                let chatId = try #require(chat.json["chat_id"] as? String)
+                let sent = try await HTTPTestClient.postJSON(
+                    gateway.baseURL.appendingPathComponent("v1/chats/\(chatId)/messages"), ["text": "Week two: more veg at dinner", "client_id": "c-1"],
+                    headers: coach.headers)
+                #expect(sent.status == 201)
+                let history = try await HTTPTestClient.send(
+                    "GET", gateway.baseURL.appendingPathComponent("v1/chats/\(chatId)/messages"),
+                    headers: parent.headers(["X-Consistency-Token": try #require(sent.json["position"] as? String)]))
+                #expect((history.json["messages"] as? [[String: Any]])?.contains { $0["text"] as? String == "Week two: more veg at dinner" } == true)
+
+                // A profile fact of the household reaches the assistant's context.
+                let householdId = try #require(UUID(uuidString: household))
+                let publisher = EventPublisher(producer: try KafkaTestEnvironment.producer(clientId: "hearth-tests-assistant-profile"), source: "tests")
+                try await publisher.publish(ProfileFactExtracted(
+                    factId: UUID(), householdId: householdId, memberId: nil, subject: "Sam", kind: "allergy", value: "sesame", polarity: "add",
+                    confidence: 0.9, messageId: UUID(), chatId: try #require(UUID(uuidString: chatId)), quotedSpan: "Sam is allergic to sesame",
+                    extractor: "rules"), correlationId: "assistant-profile-test")
+                let projected = try await ConversationProfile.poll {
+                    !ConversationProfile.facts(try await ConversationProfile.profile(gateway, parent, household: household)).isEmpty
+                }
+                #expect(projected)
+                let events = try await Session(gateway: gateway, user: parent).ask("What should we cook tonight?")
+                let context = try #require(events.first { $0.event == "context" })
+                #expect(context.object["profile"] as? [String] == ["Sam: allergy sesame (proposed)"], "\(context.object)")
             }
         }
 
