@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "HearthKnowledge",
             dependencies: [
-                "HearthEvents", "HearthContent", "HearthDomain", "HearthEmbeddings",
+                "HearthEvents", "HearthContent", "HearthDomain", "HearthEmbeddings", "HearthStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

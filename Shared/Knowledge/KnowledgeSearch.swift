@@ -1,4 +1,5 @@
 import Foundation
+import HearthStore
 import Logging
 import Metrics
 import PostgresNIO
@@ -57,6 +58,13 @@ public struct SearchQuery: Sendable {
     }
 }
 
+/// A candidate chunk before its contents are read.
+struct RankedChunk: Sendable, Equatable {
+    var chunkId: String
+    var documentId: String
+    var score: Double
+}
+
 /// One document in an answer, represented by its best-matching chunk.
 public struct SearchHit: Sendable, Equatable {
     public var chunkId: String
@@ -73,8 +81,25 @@ public struct SearchHit: Sendable, Equatable {
 
     /// The start of the chunk, whitespace collapsed, cut at a word before `length` characters.
     public func snippet(length: Int = 220) -> String {
-        let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        guard flat.count > length else { return flat }
+        // Reads only as far as the cut: a chunk's text is several times longer than its snippet.
+        var flat = ""
+        var count = 0
+        var pendingSpace = false
+        for character in text {
+            if character.isWhitespace {
+                pendingSpace = count > 0
+                continue
+            }
+            if pendingSpace {
+                flat.append(" ")
+                count += 1
+                pendingSpace = false
+            }
+            flat.append(character)
+            count += 1
+            if count > length { break }
+        }
+        guard count > length else { return flat }
         let cut = flat.prefix(length)
         let end = cut.lastIndex(of: " ") ?? cut.endIndex
         return String(cut[..<end]) + "…"
@@ -98,14 +123,17 @@ public struct KnowledgeSearch: Sendable {
     /// words: a chunk sharing one common word with a paraphrase is no evidence, and would push
     /// the semantic matches down.
     public var hybridTextCoverage: Double
+    /// Query embeddings already computed (`HEARTH_QUERY_EMBEDDING_CACHE` entries; 0 turns it off).
+    public let queryEmbeddings: QueryEmbeddingCache
 
     public init(
         client: PostgresClient, provider: any EmbeddingProvider, logger: Logger, candidateDepth: Int = 40, rrfK: Double = 60,
-        textWeight: Double = 1, hybridTextCoverage: Double = 0.5
+        textWeight: Double = 1, hybridTextCoverage: Double = 0.5, queryEmbeddings: QueryEmbeddingCache = QueryEmbeddingCache(capacity: 0)
     ) {
         self.client = client
         self.provider = provider
         self.logger = logger
+        self.queryEmbeddings = queryEmbeddings
         self.candidateDepth = candidateDepth
         self.rrfK = rrfK
         self.textWeight = textWeight
@@ -117,82 +145,105 @@ public struct KnowledgeSearch: Sendable {
         let depth = max(query.limit, candidateDepth)
         switch query.mode {
         case .vector:
-            return Array(try await vectorCandidates(query, documents: query.limit).prefix(query.limit))
+            return try await vectorCandidates(query, documents: query.limit)
         case .text:
-            return Array(try await textCandidates(query, documents: query.limit).prefix(query.limit))
+            return try await textCandidates(query, documents: query.limit)
         case .hybrid:
-            async let vector = vectorCandidates(query, documents: depth)
-            async let text = textCandidates(query, documents: depth, minimumCoverage: hybridTextCoverage)
+            async let vector = vectorRanking(query, documents: depth)
+            async let text = textRanking(query, documents: depth, minimumCoverage: hybridTextCoverage)
             let lists = try await [vector, text]
-            var best: [String: SearchHit] = [:]
-            for list in lists { for hit in list where best[hit.documentId] == nil { best[hit.documentId] = hit } }
+            var best: [String: RankedChunk] = [:]
+            for list in lists { for chunk in list where best[chunk.documentId] == nil { best[chunk.documentId] = chunk } }
             let fused = ReciprocalRankFusion.fuse(lists.map { $0.map(\.documentId) }, weights: [1, textWeight], k: rrfK)
-            return fused.prefix(query.limit).compactMap { entry in
-                guard var hit = best[entry.id] else { return nil }
-                hit.score = entry.score
-                return hit
+            let ranked = fused.prefix(query.limit).compactMap { entry -> RankedChunk? in
+                guard var chunk = best[entry.id] else { return nil }
+                chunk.score = entry.score
+                return chunk
             }
+            return try await details(of: ranked)
         }
     }
 
-    /// The query's embedding, timed.
+    /// The query's embedding: from `queryEmbeddings` when this text was embedded recently, else
+    /// from the model (timed).
     public func embedQuery(_ text: String) async throws -> [Float] {
+        let model = provider.model.name
+        if let cached = queryEmbeddings.vector(model: model, text: text) { return cached }
         let started = ContinuousClock.now
         guard let vector = try await provider.embed([text]).first else {
             throw EmbeddingProviderError("the embedder returned no vector", retriable: false)
         }
-        Timer(label: "hearth_embeddings_query_seconds", dimensions: [("model", provider.model.name)])
+        Timer(label: "hearth_embeddings_query_seconds", dimensions: [("model", model)])
             .recordNanoseconds((ContinuousClock.now - started).nanoseconds)
+        queryEmbeddings.store(vector, model: model, text: text)
         return vector
     }
 
     /// Nearest documents by cosine distance (score = cosine similarity). `exact` bypasses the
     /// HNSW index (a sequential scan), for measuring the index's recall.
     public func vectorCandidates(_ query: SearchQuery, documents: Int, exact: Bool = false, embedding: [Float]? = nil) async throws -> [SearchHit] {
+        try await details(of: vectorRanking(query, documents: documents, exact: exact, embedding: embedding))
+    }
+
+    /// `vectorCandidates` without the chunks' contents: ids and scores only.
+    func vectorRanking(_ query: SearchQuery, documents: Int, exact: Bool = false, embedding: [Float]? = nil) async throws -> [RankedChunk] {
         let vector: [Float]
         if let embedding { vector = embedding } else { vector = try await embedQuery(query.text) }
-        let literal = vector.pgvectorLiteral
+        // Bound as a binary float4[]: no text to format here or to parse in Postgres.
         let model = provider.model.name
         return try await collectDocuments(documents) { chunkLimit in
-            try await client.withTransaction(logger: logger) { connection in
-                // Iterative scans let the index keep walking when the filters reject what it
-                // found first, so a filtered search is not cut short by ef_search.
-                try await connection.query("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', \(String(max(Self.minimumEfSearch, min(1000, chunkLimit)))), true)", logger: logger)
-                let order: PostgresQuery = exact
-                    ? "SELECT * FROM (\(unescaped: Self.columns), (embedding <=> \(literal)::vector)::float8 AS distance FROM document_chunks WHERE \(unescaped: Self.filterSQL(start: 2))) AS c ORDER BY distance + 0, id LIMIT \(chunkLimit)"
-                    : "SELECT * FROM (\(unescaped: Self.columns), (embedding <=> \(literal)::vector)::float8 AS distance FROM document_chunks WHERE \(unescaped: Self.filterSQL(start: 2)) ORDER BY embedding <=> \(literal)::vector LIMIT \(chunkLimit)) AS c ORDER BY distance, id"
-                var bound = order
-                try Self.bindFilters(&bound, query: query, model: model)
-                return try await Self.hits(connection.query(bound, logger: logger)) { 1 - $0 }
+            var sql: PostgresQuery = exact
+                ? "SELECT * FROM (\(unescaped: Self.rankColumns), (embedding <=> \(vector)::real[]::vector)::float8 AS distance FROM document_chunks WHERE \(unescaped: Self.filterSQL)) AS c ORDER BY distance + 0, id LIMIT \(chunkLimit)"
+                : "SELECT * FROM (\(unescaped: Self.rankColumns), (embedding <=> \(vector)::real[]::vector)::float8 AS distance FROM document_chunks WHERE \(unescaped: Self.filterSQL) ORDER BY embedding <=> \(vector)::real[]::vector LIMIT \(chunkLimit)) AS c ORDER BY distance, id"
+            try Self.bindFilters(&sql, query: query, model: model)
+            let searchList = max(Self.minimumEfSearch, min(1000, chunkLimit))
+            // Every connection starts with iterative scans on and a search list of
+            // `DatabaseConfiguration.sessionEfSearch`: one round trip unless this search needs more.
+            guard searchList > DatabaseConfiguration.sessionEfSearch else {
+                return try await Self.ranking(client.query(sql, logger: logger)) { 1 - $0 }
+            }
+            return try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', \(String(searchList)), true)", logger: logger)
+                return try await Self.ranking(connection.query(sql, logger: logger)) { 1 - $0 }
             }
         }
     }
 
     /// Chunks matching any of the query's words. The score is mostly coverage (the share of the
-    /// query's distinct stemmed words the chunk contains), then `ts_rank` (title words weigh
-    /// more) below a tenth of a point to order equal coverage. `minimumCoverage` drops chunks
+    /// query's distinct stemmed words the chunk contains: the lexemes `ts_delete` removes), then
+    /// `ts_rank` (title words weigh more), as 0.1 · r / (1 + r), below a tenth of a point to order
+    /// equal coverage. `minimumCoverage` drops chunks
     /// that contain fewer of the words.
     public func textCandidates(_ query: SearchQuery, documents: Int, minimumCoverage: Double = 0) async throws -> [SearchHit] {
+        try await details(of: textRanking(query, documents: documents, minimumCoverage: minimumCoverage))
+    }
+
+    /// `textCandidates` without the chunks' contents: ids and scores only.
+    func textRanking(_ query: SearchQuery, documents: Int, minimumCoverage: Double = 0) async throws -> [RankedChunk] {
         let model = provider.model.name
         let text = query.text
         return try await collectDocuments(documents) { chunkLimit in
+            // Coverage first, then `ts_rank` only for the chunks it leaves: the rank adds less than
+            // 0.1, so a chunk below `minimumCoverage - 0.1` cannot reach the minimum, and ranking
+            // is the costly part (a broad query matches most of the catalogue by one common word).
             var sql: PostgresQuery = """
-                SELECT * FROM (
-                    \(unescaped: Self.columns),
-                           (cardinality(ARRAY(SELECT unnest(tsvector_to_array(search_text)) INTERSECT SELECT unnest(q.words)))::float8
-                               / greatest(cardinality(q.words), 1)
-                            + 0.1 * ts_rank(search_text, q.query) / (1 + ts_rank(search_text, q.query)))::float8 AS distance
-                    FROM document_chunks,
-                         (SELECT replace(plainto_tsquery('english', \(text))::text, ' & ', ' | ')::tsquery AS query,
-                                 tsvector_to_array(to_tsvector('english', \(text))) AS words) AS q
-                    WHERE search_text @@ q.query AND \(unescaped: Self.filterSQL(start: 2))) AS c
+                SELECT id, document_id, distance FROM (
+                    SELECT id, document_id, (coverage + (0.1 - 0.1 / (1 + ts_rank(search_text, query))))::float8 AS distance
+                    FROM (
+                        \(unescaped: Self.rankColumns), search_text, q.query,
+                               (length(search_text) - length(ts_delete(search_text, q.words)))::float8
+                                   / greatest(cardinality(q.words), 1) AS coverage
+                        FROM document_chunks,
+                             (SELECT replace(plainto_tsquery('english', \(text))::text, ' & ', ' | ')::tsquery AS query,
+                                     tsvector_to_array(to_tsvector('english', \(text))) AS words) AS q
+                        WHERE search_text @@ q.query AND \(unescaped: Self.filterSQL)
+                        OFFSET 0) AS covered
+                    WHERE coverage > \(minimumCoverage - 0.1)) AS c
                 WHERE distance >= \(minimumCoverage)
                 ORDER BY distance DESC, id LIMIT \(chunkLimit)
                 """
             try Self.bindFilters(&sql, query: query, model: model)
-            return try await client.withConnection { connection in
-                try await Self.hits(connection.query(sql, logger: logger)) { $0 }
-            }
+            return try await Self.ranking(client.query(sql, logger: logger)) { $0 }
         }
     }
 
@@ -202,43 +253,77 @@ public struct KnowledgeSearch: Sendable {
 
     static let columns = "SELECT id, document_id, kind, title, heading, chunk_index, text, age_min, age_max, allergens"
 
-    /// The filters as SQL over parameters `$start...$start+4`: model, kinds, excluded allergens,
-    /// has-age, age. Bound by `bindFilters` after the query's own parameters.
-    static func filterSQL(start: Int) -> String {
+    /// The filters as SQL over named placeholders: `$M` model, `$K` kinds, `$A` excluded allergens,
+    /// `$H` has-age, `$G` age. `bindFilters` numbers and binds them after the query's own parameters.
+    static let filterSQL =
         "model = $M AND kind = ANY($K::text[]) AND NOT (allergens && $A::text[]) AND ($H = false OR ((age_min IS NULL OR age_min <= $G) AND (age_max IS NULL OR age_max >= $G)))"
-    }
 
     /// Replaces the named placeholders of `filterSQL` with the next free parameter numbers and binds them.
     static func bindFilters(_ query: inout PostgresQuery, query search: SearchQuery, model: String) throws {
-        var next = query.binds.count + 1
-        var sql = query.sql
-        for name in ["$M", "$K", "$A", "$H", "$G"] {
-            sql = sql.replacingOccurrences(of: name, with: "$\(next)")
-            next += 1
-        }
+        let first = query.binds.count + 1
         var binds = query.binds
         try binds.append(model, context: .default)
         try binds.append(search.kinds, context: .default)
         try binds.append(search.filters.excludeAllergens, context: .default)
         try binds.append(search.filters.age != nil, context: .default)
         try binds.append(search.filters.age ?? 0, context: .default)
-        query = PostgresQuery(unsafeSQL: sql, binds: binds)
+        query = PostgresQuery(unsafeSQL: numberingFilterPlaceholders(query.sql, first: first), binds: binds)
     }
 
-    static func hits(_ rows: PostgresRowSequence, score: (Double) -> Double) async throws -> [SearchHit] {
-        var hits: [SearchHit] = []
-        for try await (id, documentId, kind, title, heading, chunkIndex, text, ageMin, ageMax, allergens, distance)
-            in rows.decode((String, String, String, String, String?, Int, String, Int?, Int?, [String], Double).self) {
-            hits.append(SearchHit(
-                chunkId: id, documentId: documentId, kind: kind, title: title, heading: heading, chunkIndex: chunkIndex, text: text,
-                ageMin: ageMin, ageMax: ageMax, allergens: allergens, score: score(distance)))
+    /// `$M $K $A $H $G` → `$first ... $first+4` (in that order), in one pass over the UTF-8.
+    static func numberingFilterPlaceholders(_ sql: String, first: Int) -> String {
+        let names: [UInt8: Int] = [UInt8(ascii: "M"): 0, UInt8(ascii: "K"): 1, UInt8(ascii: "A"): 2, UInt8(ascii: "H"): 3, UInt8(ascii: "G"): 4]
+        var out: [UInt8] = []
+        out.reserveCapacity(sql.utf8.count + 8)
+        var bytes = sql.utf8.makeIterator()
+        var pending = bytes.next()
+        while let byte = pending {
+            pending = bytes.next()
+            if byte == UInt8(ascii: "$"), let next = pending, let offset = names[next] {
+                out.append(byte)
+                out.append(contentsOf: String(first + offset).utf8)
+                pending = bytes.next()
+            } else {
+                out.append(byte)
+            }
         }
-        return hits
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Candidate lists carry only what ranking needs: a chunk's contents (its text is the widest
+    /// column, often stored out of line) are read for the few chunks an answer returns.
+    static let rankColumns = "SELECT id, document_id"
+
+    static func ranking(_ rows: PostgresRowSequence, score: (Double) -> Double) async throws -> [RankedChunk] {
+        var ranked: [RankedChunk] = []
+        for try await (id, documentId, distance) in rows.decode((String, String, Double).self) {
+            ranked.append(RankedChunk(chunkId: id, documentId: documentId, score: score(distance)))
+        }
+        return ranked
+    }
+
+    /// The chunks' contents, in the ranking's order and with its scores.
+    func details(of ranked: [RankedChunk]) async throws -> [SearchHit] {
+        guard !ranked.isEmpty else { return [] }
+        let rows = try await client.query("\(unescaped: Self.columns) FROM document_chunks WHERE id = ANY(\(ranked.map(\.chunkId)))", logger: logger)
+        var byId: [String: SearchHit] = [:]
+        for try await (id, documentId, kind, title, heading, chunkIndex, text, ageMin, ageMax, allergens)
+            in rows.decode((String, String, String, String, String?, Int, String, Int?, Int?, [String]).self) {
+            byId[id] = SearchHit(
+                chunkId: id, documentId: documentId, kind: kind, title: title, heading: heading, chunkIndex: chunkIndex, text: text,
+                ageMin: ageMin, ageMax: ageMax, allergens: allergens, score: 0)
+        }
+        // A chunk replaced between the two queries (the worker re-embedding its document) drops out.
+        return ranked.compactMap { chunk in
+            guard var hit = byId[chunk.chunkId] else { return nil }
+            hit.score = chunk.score
+            return hit
+        }
     }
 
     /// Runs `fetch` with a chunk limit, keeps each document's first (best) chunk, and fetches
     /// again with a larger limit while fewer than `documents` documents came back from a full page.
-    func collectDocuments(_ documents: Int, fetch: (Int) async throws -> [SearchHit]) async throws -> [SearchHit] {
+    func collectDocuments(_ documents: Int, fetch: (Int) async throws -> [RankedChunk]) async throws -> [RankedChunk] {
         var chunkLimit = max(documents * 4, 32)
         while true {
             let chunks = try await fetch(chunkLimit)

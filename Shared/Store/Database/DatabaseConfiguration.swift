@@ -17,6 +17,19 @@ public struct DatabaseConfiguration: Sendable {
     public var client: PostgresClient.Configuration
     public var redacted: String
 
+    /// The HNSW search list size every Hearth connection starts with; a search that needs a longer
+    /// list sets its own in a transaction.
+    public static let sessionEfSearch = 160
+
+    /// Session settings sent in the startup packet, so no query pays a round trip for them.
+    /// pgvector's HNSW scans read them: an iterative scan keeps walking the graph when filters
+    /// reject what it found first (a filtered search still fills its limit), and `ef_search` is the
+    /// search list (pgvector's default, 40, misses ~4 % of the true nearest chunks here).
+    static let sessionSettings: [(String, String)] = [
+        ("hnsw.iterative_scan", "relaxed_order"),
+        ("hnsw.ef_search", String(sessionEfSearch)),
+    ]
+
     public init(url: String, maximumConnections: Int = 20) throws {
         guard let components = URLComponents(string: url), let scheme = components.scheme,
               ["postgres", "postgresql"].contains(scheme)
@@ -37,6 +50,7 @@ public struct DatabaseConfiguration: Sendable {
             password: components.password?.removingPercentEncoding, database: database.isEmpty ? nil : database, tls: tls)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.minimumConnections = 0
+        configuration.options.additionalStartupParameters = Self.sessionSettings
         self.client = configuration
         self.redacted = "\(scheme)://\(user)@\(host):\(components.port ?? 5432)/\(database)"
     }
