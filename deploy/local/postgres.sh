@@ -7,6 +7,7 @@
 #   postgres.sh url      prints the connection URL for the hearth role
 #   postgres.sh psql ... psql as the hearth role (extra arguments passed on)
 #   postgres.sh wipe     stop, then delete the data dir
+#   postgres.sh reset-db drop and recreate the hearth database (running cluster; make run does this)
 #
 # Environment (defaults):
 #   HEARTH_PG_DATA=.run/pg   data directory (relative to the repository root)
@@ -171,6 +172,18 @@ EOF
   log "ready: $URL"
 }
 
+# A fresh, empty database (the role and the cluster stay). `make run` calls this because devbroker
+# starts empty: read models and stored projection offsets from an earlier run would point at event
+# positions the new broker hands out again, and those new events would be skipped as already applied.
+cmd_reset_db() {
+  need_pg_bin
+  is_running || die "not running; start it first"
+  log "emptying database $DB_NAME"
+  admin_psql -d postgres -c "DROP DATABASE IF EXISTS \"$DB_NAME\" WITH (FORCE);" >/dev/null
+  admin_psql -d postgres -c "CREATE DATABASE \"$DB_NAME\" OWNER \"$DB_USER\";" >/dev/null
+  admin_psql -d "$DB_NAME" -c 'CREATE EXTENSION IF NOT EXISTS vector;' >/dev/null
+}
+
 cmd_stop() {
   need_pg_bin
   if is_running; then
@@ -213,8 +226,9 @@ case "${1:-}" in
     PGPASSWORD="$DB_PASS" exec "$PG_BIN/psql" -X -h 127.0.0.1 -p "$PG_PORT" -U "$DB_USER" -d "$DB_NAME" "$@"
     ;;
   wipe) cmd_wipe ;;
+  reset-db) cmd_reset_db ;;
   *)
-    echo "usage: $0 start|stop|status|url|psql [args]|wipe" >&2
+    echo "usage: $0 start|stop|status|url|psql [args]|wipe|reset-db" >&2
     exit 2
     ;;
 esac

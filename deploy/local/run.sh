@@ -3,7 +3,8 @@
 #   setup → swift build → PostgreSQL (.run/pg, 127.0.0.1:55432) → devbroker (127.0.0.1:9092)
 #   → the six services (ports 8080–8085) → wait until every /readyz answers 200 → wait.
 # Ctrl-C or SIGTERM stops the services (SIGTERM, SIGKILL after 10 s), then devbroker, then
-# PostgreSQL. Data in .run/pg is kept between runs; devbroker keeps its data in memory only.
+# PostgreSQL. devbroker keeps events in memory only, so every run starts with an empty database
+# (the cluster in .run/pg is kept; its `hearth` database is emptied at start).
 # Logs: .run/logs/<name>.log; PIDs: .run/pids/<name>.pid.
 #
 #   run.sh          start everything (as above)
@@ -89,6 +90,9 @@ trap 'exit 0' INT TERM   # the EXIT trap does the stopping
 
 mkdir -p "$LOG_DIR" "$PID_DIR"
 "$HERE/postgres.sh" start
+# devbroker keeps events in memory only, so each run starts from no events: the read models
+# start empty too (see postgres.sh reset-db for why they cannot be kept).
+"$HERE/postgres.sh" reset-db
 DATABASE_URL="$("$HERE/postgres.sh" url)"
 
 log "starting devbroker on 127.0.0.1:$KAFKA_PORT (log $LOG_DIR/devbroker.log)"
