@@ -56,8 +56,8 @@ eval: ## run the evaluation (deploy/eval/run.sh)
 	@if [ -x deploy/eval/run.sh ]; then deploy/eval/run.sh; \
 	 else echo "make eval: not yet (deploy/eval/run.sh does not exist)"; fi
 
-clean: ## remove .build and .run/logs (keeps databases and the venv)
-	rm -rf .build .run/logs
+clean: ## remove .build, .build-static and .run/logs (keeps databases and the venv)
+	rm -rf .build .build-static .run/logs
 
 clean-data: ## stop the local Postgres servers and delete their data (.run/pg, .run/pg-test)
 	@$(LOCAL)/postgres.sh wipe

@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # `make bench`: Hearth in release mode against the reference peer (../shared/peer), on this machine.
 #
-#   setup → swift build -c release → copy the binaries to .run/bench/bin → a fresh PostgreSQL
-#   (.run/bench/pg, 127.0.0.1:55472, track_commit_timestamp on) → devbroker (127.0.0.1:19472)
-#   → the six services on 18470–18475 → the peer (18490, its Postgres on 55473, data in
-#   .run/bench/peer) → deploy/bench/driver.py phases → one table on stdout and
-#   .run/bench/results-<timestamp>.json. Everything it started is stopped on exit, also on
-#   failure or Ctrl-C. Ports and data dirs are its own, so a running `make run` is not disturbed
+#   setup → swift build -c release --static-swift-stdlib (as deploy/Dockerfile, in .build-static)
+#   → copy the binaries to .run/bench/bin → a fresh PostgreSQL (.run/bench/pg, 127.0.0.1:55472,
+#   track_commit_timestamp on) → devbroker (127.0.0.1:19472) → the six services on 18470–18475
+#   → the peer (18490, its Postgres on 55473, data in .run/bench/peer) → deploy/bench/driver.py
+#   phases → one table on stdout and .run/bench/results-<timestamp>.json. Everything it started
+#   is stopped on exit, also on failure or Ctrl-C. Ports and data dirs are its own, so a running `make run` is not disturbed
 #   (but it competes for the same cores: stop it for clean figures).
 #
 # See deploy/bench/README.md for how each figure is measured. The bench asserts nothing.
 #
 # Environment (defaults):
 #   BENCH_SKIP_BUILD=0      1: use already built release binaries (HEARTH_BIN_PATH or swift's path)
+#   BENCH_SCRATCH_PATH=.build-static   where the bench's statically linked build lives (the first
+#                           build there takes ~12 minutes on two cores; later ones are incremental)
 #   BENCH_BUILD_CONFIG=release   (debug only to try the script itself; figures are meaningless)
 #   BENCH_PEER=1            0: no peer runs (no ratios)
 #   BENCH_PEER_DIR=../shared/peer   BENCH_PEER_VENV=.run/bench/venv-peer (created by the peer's start.sh)
@@ -121,13 +123,17 @@ fi
 for tool in wrk kcat stdbuf python3 curl; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool is missing (deploy/local/setup.sh installs wrk and kcat)"
 done
+SCRATCH="${BENCH_SCRATCH_PATH:-$ROOT/.build-static}"
 if [ "${BENCH_SKIP_BUILD:-0}" = 1 ]; then
-  SRC_BIN="${HEARTH_BIN_PATH:-$(swift_bin_path "$BUILD_CONFIG")}"
+  SRC_BIN="${HEARTH_BIN_PATH:-$(cd "$ROOT" && swift build -c "$BUILD_CONFIG" --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)}"
   log "not building (BENCH_SKIP_BUILD=1); binaries from $SRC_BIN"
 else
-  log "swift build -c $BUILD_CONFIG"
-  (cd "$ROOT" && swift build -c "$BUILD_CONFIG")
-  SRC_BIN="$(swift_bin_path "$BUILD_CONFIG")"
+  # Built as deploy/Dockerfile builds the images (the Swift runtime linked in), so the figures,
+  # memory above all, are those of what compose runs; in its own scratch path, so that it does
+  # not rebuild .build (dynamically linked, what `make run` and `make test` use) each time.
+  log "swift build -c $BUILD_CONFIG --static-swift-stdlib --scratch-path $SCRATCH"
+  (cd "$ROOT" && swift build -c "$BUILD_CONFIG" --static-swift-stdlib --scratch-path "$SCRATCH")
+  SRC_BIN="$(cd "$ROOT" && swift build -c "$BUILD_CONFIG" --static-swift-stdlib --scratch-path "$SCRATCH" --show-bin-path)"
 fi
 # A copy, so that a concurrent build in .build cannot swap a binary under a running bench.
 rm -rf "$BIN"
