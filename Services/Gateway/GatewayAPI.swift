@@ -1,5 +1,6 @@
 import Foundation
 import HearthDomain
+import HearthKnowledge
 import HearthRuntime
 import Hummingbird
 import ServiceLifecycle
@@ -84,7 +85,7 @@ struct GatewayAPI: Sendable {
             members: MemberRoutes(publisher: host.publisher, readModel: householdReadModel, membership: membership),
             chats: ChatRoutes(publisher: host.publisher, chats: chatReadModel, membership: membership, consistency: consistency),
             chatStream: ChatStreamRoutes.make(host: host, chats: chatReadModel),
-            chatSearch: ChatSearchRoutes(provider: search.search.provider, client: host.postgres, logger: logger),
+            chatSearch: ChatSearchRoutes(search: search.search, messages: ChatMessageSearch(client: host.postgres, logger: logger)),
             profile: ProfileRoutes(
                 publisher: host.publisher, profile: ProfileReadModel(client: host.postgres, logger: logger), membership: membership,
                 consistency: consistency),

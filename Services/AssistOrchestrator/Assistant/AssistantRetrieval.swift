@@ -1,7 +1,6 @@
 import Foundation
 import HearthKnowledge
 import Logging
-import PostgresNIO
 
 /// One passage the assistant's answer may cite: a message from the user's chats, or a chunk of
 /// the knowledge base.
@@ -63,21 +62,13 @@ struct AssistantRetrieval: Sendable {
     }
 
     private func messages(near vector: [Float], in chats: [UUID], search: KnowledgeSearch) async throws -> [AssistantSource] {
-        let literal = vector.pgvectorLiteral
-        let rows = try await search.client.query(
-            """
-            SELECT message_id, chat_id, author_name, body, (1 - (embedding <=> \(literal)::vector))::float8 AS similarity
-            FROM chat_message_embeddings
-            WHERE chat_id = ANY(\(chats)) AND model = \(search.provider.model.name)
-            ORDER BY embedding <=> \(literal)::vector, message_id LIMIT \(Self.messageCount)
-            """, logger: logger)
-        var found: [AssistantSource] = []
-        for try await (id, chat, author, body, similarity) in rows.decode((UUID, UUID, String, String, Double).self)
-        where similarity >= Self.minimumSimilarity {
-            found.append(AssistantSource(
-                ref: "", kind: "message", id: id.uuidString.lowercased(), title: "\(author) in your chats", snippet: body,
-                chatId: chat.uuidString.lowercased(), score: similarity))
-        }
-        return found
+        try await ChatMessageSearch(client: search.client, logger: logger)
+            .nearest(to: vector, model: search.provider.model.name, in: .ids(chats), limit: Self.messageCount)
+            .filter { $0.similarity >= Self.minimumSimilarity }
+            .map { hit in
+                AssistantSource(
+                    ref: "", kind: "message", id: hit.messageId.uuidString.lowercased(), title: "\(hit.authorName) in your chats",
+                    snippet: hit.body, chatId: hit.chatId.uuidString.lowercased(), score: hit.similarity)
+            }
     }
 }

@@ -2,15 +2,13 @@ import Foundation
 import HearthKnowledge
 import HearthRuntime
 import Hummingbird
-import Logging
-import PostgresNIO
 
 /// `GET /v1/chats/search?q=&k=`: the caller's chat messages nearest in meaning to `q` ("who
 /// mentioned a sore knee?"). Only chats the caller is a member of are searched, in SQL.
 struct ChatSearchRoutes: Sendable {
-    let provider: any EmbeddingProvider
-    let client: PostgresClient
-    let logger: Logger
+    /// Embeds the query (with its cache of recent queries) with the active model.
+    let search: KnowledgeSearch
+    let messages: ChatMessageSearch
 
     struct Hit: Encodable {
         var messageId: String
@@ -52,21 +50,17 @@ struct ChatSearchRoutes: Sendable {
             guard let value = Int(k), (1...50).contains(value) else { throw APIError.invalid("k", "k must be 1 to 50") }
             limit = value
         }
-        guard let vector = try await provider.embed([text]).first else {
+        let vector: [Float]
+        do {
+            vector = try await search.embedQuery(text)
+        } catch let error as EmbeddingProviderError {
+            context.logger.error("chat search embedding failed", metadata: ["error": "\(error)"])
             throw APIError(.serviceUnavailable, code: "embedding_unavailable", message: "the query could not be embedded")
         }
-        let literal = vector.pgvectorLiteral
-        let rows = try await client.query(
-            """
-            SELECT e.message_id, e.chat_id, e.author_name, e.body, e.sent_at, (1 - (e.embedding <=> \(literal)::vector))::float8
-            FROM chat_message_embeddings e JOIN chat_members m ON m.chat_id = e.chat_id AND m.user_id = \(user)
-            WHERE e.model = \(provider.model.name)
-            ORDER BY e.embedding <=> \(literal)::vector, e.message_id LIMIT \(limit)
-            """, logger: logger)
-        var hits: [Hit] = []
-        for try await (id, chat, author, body, sentAt, score) in rows.decode((UUID, UUID, String, String, Date, Double).self) {
-            hits.append(
-                Hit(messageId: id.uuidString.lowercased(), chatId: chat.uuidString.lowercased(), authorName: author, text: body, sentAt: sentAt, score: score))
+        let hits = try await messages.nearest(to: vector, model: search.provider.model.name, in: .memberOf(user), limit: limit).map { hit in
+            Hit(
+                messageId: hit.messageId.uuidString.lowercased(), chatId: hit.chatId.uuidString.lowercased(), authorName: hit.authorName,
+                text: hit.body, sentAt: hit.sentAt, score: hit.similarity)
         }
         return Answer(query: text, results: hits)
     }
