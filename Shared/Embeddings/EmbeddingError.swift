@@ -10,6 +10,8 @@ public enum EmbeddingError: Error, CustomStringConvertible, Sendable {
     case invalidTensor(name: String, reason: String)
     /// Raw bytes given to `embed(bytes:strict: true)` were not valid UTF-8.
     case invalidUTF8(byteOffset: Int)
+    /// A shared library the embedder needs (OpenBLAS) could not be opened.
+    case libraryUnavailable(String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,7 @@ public enum EmbeddingError: Error, CustomStringConvertible, Sendable {
         case .invalidModelFile(let path, let reason): return "invalid model file \(path): \(reason)"
         case .invalidTensor(let name, let reason): return "invalid tensor \(name): \(reason)"
         case .invalidUTF8(let offset): return "input is not valid UTF-8 (first bad byte at offset \(offset))"
+        case .libraryUnavailable(let message): return "cannot load \(message)"
         }
     }
 }

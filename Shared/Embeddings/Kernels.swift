@@ -15,8 +15,9 @@ enum Kernels {
                       a: UnsafePointer<Float>, lda: Int,
                       b: UnsafePointer<Float>, ldb: Int, transB: Bool,
                       c: UnsafeMutablePointer<Float>, ldc: Int, beta: Float) {
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, transB ? CblasTrans : CblasNoTrans,
-                    blasint(m), blasint(n), blasint(k), alpha, a, blasint(lda), b, blasint(ldb), beta, c, blasint(ldc))
+        OpenBLASLibrary.loaded.sgemm(
+            CblasRowMajor, CblasNoTrans, transB ? CblasTrans : CblasNoTrans,
+            blasint(m), blasint(n), blasint(k), alpha, a, blasint(lda), b, blasint(ldb), beta, c, blasint(ldc))
     }
 
     @inline(__always)

@@ -1,4 +1,3 @@
-import COpenBLAS
 import Foundation
 
 /// all-MiniLM-L6-v2 sentence embeddings (384 floats, L2-normalised), computed in Swift with
@@ -24,7 +23,7 @@ public final class MiniLMEmbedder: Sendable {
     let weights: MiniLMWeights
 
     public init(modelDirectory: URL) throws {
-        _ = Self.configureBLASThreads
+        try Self.configureBLASThreads.get()
         self.modelDirectory = modelDirectory
         let config = try BertConfig(contentsOf: modelDirectory.appendingPathComponent("config.json"))
         guard config.hiddenSize == Self.dimension else {
@@ -46,12 +45,13 @@ public final class MiniLMEmbedder: Sendable {
 
     /// OpenBLAS uses as many threads as cores unless told otherwise; we set that explicitly
     /// (cgroup/affinity-aware count, at most 8) unless the operator chose via the environment.
-    private static let configureBLASThreads: Void = {
+    /// Also opens OpenBLAS (`OpenBLASLibrary`): the first embedder is where it is first needed.
+    private static let configureBLASThreads: Result<Void, EmbeddingError> = OpenBLASLibrary.shared.map { blas in
         let env = ProcessInfo.processInfo.environment
         if env["OPENBLAS_NUM_THREADS"] == nil && env["OMP_NUM_THREADS"] == nil {
-            openblas_set_num_threads(Int32(max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))))
+            blas.setNumThreads(Int32(max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))))
         }
-    }()
+    }
 
     // MARK: Public API
 

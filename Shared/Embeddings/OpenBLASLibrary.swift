@@ -1,0 +1,58 @@
+import COpenBLAS
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// OpenBLAS, opened when the first embedder is made rather than linked into every executable.
+///
+/// Linked, its 60 KB of thread-local storage is part of the static TLS block that glibc copies
+/// into every thread a process starts, and a Hearth service runs ~90 threads (librdkafka's, NIO's,
+/// the pools): ~5 MB of resident memory in a gateway that has not embedded anything. Opened with
+/// `dlopen`, its TLS is allocated only for the threads that call into it.
+struct OpenBLASLibrary: Sendable {
+    typealias Sgemm = @convention(c) (
+        CBLAS_ORDER, CBLAS_TRANSPOSE, CBLAS_TRANSPOSE, blasint, blasint, blasint, Float,
+        UnsafePointer<Float>?, blasint, UnsafePointer<Float>?, blasint, Float, UnsafeMutablePointer<Float>?, blasint
+    ) -> Void
+    typealias SetNumThreads = @convention(c) (Int32) -> Void
+
+    let sgemm: Sgemm
+    let setNumThreads: SetNumThreads
+
+    /// Debian's `libopenblas0` (runtime) and `libopenblas-dev` both provide this name.
+    static let fileNames = ["libopenblas.so.0", "libopenblas.so"]
+
+    /// The process's one copy; nil with the reason when the library cannot be opened.
+    static let shared: Result<OpenBLASLibrary, EmbeddingError> = open()
+
+    static func open() -> Result<OpenBLASLibrary, EmbeddingError> {
+        var reasons: [String] = []
+        for name in fileNames {
+            guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
+                reasons.append(dlerror().map { String(cString: $0) } ?? "\(name): cannot open")
+                continue
+            }
+            guard let sgemm = dlsym(handle, "cblas_sgemm"), let threads = dlsym(handle, "openblas_set_num_threads") else {
+                reasons.append("\(name) has no cblas_sgemm / openblas_set_num_threads")
+                continue
+            }
+            // The handle stays open for the life of the process: the functions are used until exit.
+            return .success(OpenBLASLibrary(
+                sgemm: unsafeBitCast(sgemm, to: Sgemm.self), setNumThreads: unsafeBitCast(threads, to: SetNumThreads.self)))
+        }
+        return .failure(.libraryUnavailable("OpenBLAS (install libopenblas0): " + reasons.joined(separator: "; ")))
+    }
+
+    /// The loaded library; `MiniLMEmbedder.init` has succeeded only if this did, so the kernels
+    /// can rely on it.
+    static var loaded: OpenBLASLibrary {
+        switch shared {
+        case .success(let library): return library
+        case .failure(let error): preconditionFailure("OpenBLAS used before an embedder was made: \(error)")
+        }
+    }
+}
