@@ -189,9 +189,9 @@ public struct KnowledgeSearch: Sendable {
     func vectorRanking(_ query: SearchQuery, documents: Int, exact: Bool = false, embedding: [Float]? = nil) async throws -> [RankedChunk] {
         let vector: [Float]
         if let embedding { vector = embedding } else { vector = try await embedQuery(query.text) }
-        // Bound as a binary float4[]: no text to format here or to parse in Postgres.
         let model = provider.model.name
         return try await collectDocuments(documents) { chunkLimit in
+            // The vector is bound as a binary float4[]: no text to format here or to parse in Postgres.
             var sql: PostgresQuery = exact
                 ? "SELECT * FROM (\(unescaped: Self.rankColumns), (embedding <=> \(vector)::real[]::vector)::float8 AS distance FROM document_chunks WHERE \(unescaped: Self.filterSQL)) AS c ORDER BY distance + 0, id LIMIT \(chunkLimit)"
                 : "SELECT * FROM (\(unescaped: Self.rankColumns), (embedding <=> \(vector)::real[]::vector)::float8 AS distance FROM document_chunks WHERE \(unescaped: Self.filterSQL) ORDER BY embedding <=> \(vector)::real[]::vector LIMIT \(chunkLimit)) AS c ORDER BY distance, id"
@@ -212,8 +212,7 @@ public struct KnowledgeSearch: Sendable {
     /// Chunks matching any of the query's words. The score is mostly coverage (the share of the
     /// query's distinct stemmed words the chunk contains: the lexemes `ts_delete` removes), then
     /// `ts_rank` (title words weigh more), as 0.1 · r / (1 + r), below a tenth of a point to order
-    /// equal coverage. `minimumCoverage` drops chunks
-    /// that contain fewer of the words.
+    /// equal coverage. `minimumCoverage` drops chunks that contain fewer of the words.
     public func textCandidates(_ query: SearchQuery, documents: Int, minimumCoverage: Double = 0) async throws -> [SearchHit] {
         try await details(of: textRanking(query, documents: documents, minimumCoverage: minimumCoverage))
     }
