@@ -23,7 +23,8 @@ public final class MiniLMEmbedder: Sendable {
     let weights: MiniLMWeights
 
     public init(modelDirectory: URL) throws {
-        try Self.configureBLASThreads.get()
+        // OpenBLAS is opened here, where it is first needed (see `OpenBLASLibrary`).
+        _ = try OpenBLASLibrary.shared.get()
         self.modelDirectory = modelDirectory
         let config = try BertConfig(contentsOf: modelDirectory.appendingPathComponent("config.json"))
         guard config.hiddenSize == Self.dimension else {
@@ -41,16 +42,6 @@ public final class MiniLMEmbedder: Sendable {
     /// Loads the model found by `locateModelDirectory()`.
     public convenience init() throws {
         try self.init(modelDirectory: Self.locateModelDirectory())
-    }
-
-    /// OpenBLAS uses as many threads as cores unless told otherwise; we set that explicitly
-    /// (cgroup/affinity-aware count, at most 8) unless the operator chose via the environment.
-    /// Also opens OpenBLAS (`OpenBLASLibrary`): the first embedder is where it is first needed.
-    private static let configureBLASThreads: Result<Void, EmbeddingError> = OpenBLASLibrary.shared.map { blas in
-        let env = ProcessInfo.processInfo.environment
-        if env["OPENBLAS_NUM_THREADS"] == nil && env["OMP_NUM_THREADS"] == nil {
-            blas.setNumThreads(Int32(max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))))
-        }
     }
 
     // MARK: Public API

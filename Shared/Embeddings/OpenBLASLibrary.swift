@@ -1,4 +1,5 @@
 import COpenBLAS
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -21,12 +22,11 @@ struct OpenBLASLibrary: Sendable {
     typealias SetNumThreads = @convention(c) (Int32) -> Void
 
     let sgemm: Sgemm
-    let setNumThreads: SetNumThreads
 
     /// Debian's `libopenblas0` (runtime) and `libopenblas-dev` both provide this name.
     static let fileNames = ["libopenblas.so.0", "libopenblas.so"]
 
-    /// The process's one copy; nil with the reason when the library cannot be opened.
+    /// The process's one copy, opened on first use; the failure says why it could not be opened.
     static let shared: Result<OpenBLASLibrary, EmbeddingError> = open()
 
     static func open() -> Result<OpenBLASLibrary, EmbeddingError> {
@@ -40,9 +40,14 @@ struct OpenBLASLibrary: Sendable {
                 reasons.append("\(name) has no cblas_sgemm / openblas_set_num_threads")
                 continue
             }
+            // OpenBLAS uses as many threads as cores unless told otherwise; we set that explicitly
+            // (cgroup/affinity-aware count, at most 8) unless the operator chose via the environment.
+            let environment = ProcessInfo.processInfo.environment
+            if environment["OPENBLAS_NUM_THREADS"] == nil && environment["OMP_NUM_THREADS"] == nil {
+                unsafeBitCast(threads, to: SetNumThreads.self)(Int32(max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))))
+            }
             // The handle stays open for the life of the process: the functions are used until exit.
-            return .success(OpenBLASLibrary(
-                sgemm: unsafeBitCast(sgemm, to: Sgemm.self), setNumThreads: unsafeBitCast(threads, to: SetNumThreads.self)))
+            return .success(OpenBLASLibrary(sgemm: unsafeBitCast(sgemm, to: Sgemm.self)))
         }
         return .failure(.libraryUnavailable("OpenBLAS (install libopenblas0): " + reasons.joined(separator: "; ")))
     }
