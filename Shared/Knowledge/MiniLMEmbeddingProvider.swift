@@ -27,6 +27,10 @@ public final class MiniLMEmbeddingProvider: EmbeddingProvider {
 
     public func embed(_ texts: [String]) async throws -> [[Float]] {
         guard !texts.isEmpty else { return [] }
-        return try embedder().embed(batch: texts)
+        // Milliseconds of arithmetic: off an HTTP connection's event loop (see
+        // EventLoopPinnedHTTP1Channel), onto the pool that is there for it.
+        return try await withTaskExecutorPreference(globalConcurrentExecutor) {
+            try embedder().embed(batch: texts)
+        }
     }
 }

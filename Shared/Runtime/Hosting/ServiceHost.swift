@@ -82,6 +82,7 @@ public struct ServiceHost: Sendable {
             + extraServices.map { GatedService(gate: gate, service: $0) }
         let application = Application(
             router: router,
+            server: .eventLoopPinnedHTTP1(),
             configuration: .init(address: .hostname(settings.httpHost, port: settings.httpPort), serverName: "hearth-\(settings.serviceName)"),
             services: services,
             logger: logger)

@@ -1,0 +1,56 @@
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// HTTP/1.1 connections whose request handling runs on the connection's own event loop.
+///
+/// Hummingbird runs each connection's task on Swift's global executor, so every request crosses
+/// threads twice more than it must: the event loop hands the request to a pool thread, and the
+/// response goes back to the loop. On a small machine those wake-ups are a large part of a fast
+/// request. Here the connection's task prefers an executor that runs its jobs on the channel's
+/// event loop, so reading the request, the handler and writing the response stay on one thread;
+/// awaited work elsewhere (a Postgres connection's loop, a Kafka acknowledgement) still resumes there.
+///
+/// The price: a handler's CPU work runs on an I/O thread. Handlers that compute for long (a query
+/// embedding) leave the loop explicitly, with `withTaskExecutorPreference(globalConcurrentExecutor)`.
+public struct EventLoopPinnedHTTP1Channel: ServerChildChannel {
+    public typealias Value = HTTP1Channel.Value
+    private let connection: HTTP1Channel
+
+    public init(responder: @escaping HTTPChannelHandler.Responder, configuration: HTTP1Channel.Configuration = .init()) {
+        connection = HTTP1Channel(responder: responder, configuration: configuration)
+    }
+
+    public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        connection.setup(channel: channel, logger: logger)
+    }
+
+    public func handle(value: Value, logger: Logger) async {
+        await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
+            await connection.handle(value: value, logger: logger)
+        }
+    }
+}
+
+extension HTTPServerBuilder {
+    /// HTTP/1.1 with each connection's handling on its event loop (see `EventLoopPinnedHTTP1Channel`).
+    public static func eventLoopPinnedHTTP1(configuration: HTTP1Channel.Configuration = .init()) -> HTTPServerBuilder {
+        HTTPServerBuilder { responder in EventLoopPinnedHTTP1Channel(responder: responder, configuration: configuration) }
+    }
+}
+
+/// A `TaskExecutor` that runs every job on one NIO event loop.
+final class EventLoopTaskExecutor: TaskExecutor {
+    private let eventLoop: any EventLoop
+
+    init(_ eventLoop: any EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        eventLoop.execute {
+            job.runSynchronously(on: self.asUnownedTaskExecutor())
+        }
+    }
+}
