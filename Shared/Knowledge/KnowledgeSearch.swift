@@ -65,6 +65,12 @@ struct RankedChunk: Sendable, Equatable {
     var score: Double
 }
 
+/// A document of an answer and its score, without its contents.
+public struct RankedDocument: Sendable, Equatable {
+    public var documentId: String
+    public var score: Double
+}
+
 /// One document in an answer, represented by its best-matching chunk.
 public struct SearchHit: Sendable, Equatable {
     public var chunkId: String
@@ -141,13 +147,24 @@ public struct KnowledgeSearch: Sendable {
     }
 
     public func search(_ query: SearchQuery) async throws -> [SearchHit] {
+        try await details(of: ranking(query))
+    }
+
+    /// The documents `search` answers, in its order and with its scores, without reading their
+    /// chunks: for a caller that needs only which documents matched (the meal planner looks its
+    /// recipes up in the catalogue), one round trip to Postgres fewer.
+    public func rankedDocuments(_ query: SearchQuery) async throws -> [RankedDocument] {
+        try await ranking(query).map { RankedDocument(documentId: $0.documentId, score: $0.score) }
+    }
+
+    func ranking(_ query: SearchQuery) async throws -> [RankedChunk] {
         guard query.limit > 0, !query.kinds.isEmpty else { return [] }
         let depth = max(query.limit, candidateDepth)
         switch query.mode {
         case .vector:
-            return try await vectorCandidates(query, documents: query.limit)
+            return try await vectorRanking(query, documents: query.limit)
         case .text:
-            return try await textCandidates(query, documents: query.limit)
+            return try await textRanking(query, documents: query.limit)
         case .hybrid:
             async let vector = vectorRanking(query, documents: depth)
             async let text = textRanking(query, documents: depth, minimumCoverage: hybridTextCoverage)
@@ -155,12 +172,11 @@ public struct KnowledgeSearch: Sendable {
             var best: [String: RankedChunk] = [:]
             for list in lists { for chunk in list where best[chunk.documentId] == nil { best[chunk.documentId] = chunk } }
             let fused = ReciprocalRankFusion.fuse(lists.map { $0.map(\.documentId) }, weights: [1, textWeight], k: rrfK)
-            let ranked = fused.prefix(query.limit).compactMap { entry -> RankedChunk? in
+            return fused.prefix(query.limit).compactMap { entry -> RankedChunk? in
                 guard var chunk = best[entry.id] else { return nil }
                 chunk.score = entry.score
                 return chunk
             }
-            return try await details(of: ranked)
         }
     }
 

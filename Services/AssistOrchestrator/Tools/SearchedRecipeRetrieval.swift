@@ -32,7 +32,7 @@ struct SearchedRecipeRetrieval: Sendable {
         var found: [Recipe] = []
         if let search {
             do {
-                let hits = try await search.search(SearchQuery(
+                let hits = try await search.rankedDocuments(SearchQuery(
                     text: query, scope: .recipes, mode: .hybrid, limit: count * 2,
                     filters: SearchFilters(excludeAllergens: declared.allergens.map(\.rawValue))))
                 found = hits.compactMap { recipes[$0.documentId] }.filter { profiles[$0.id]?.isSafe(for: declared) == true }

@@ -197,6 +197,29 @@ extension BackboneSuite {
             }
         }
 
+        /// `rankedDocuments` (what the meal planner calls) answers the documents `search` answers,
+        /// in its order and with its scores, in every mode and with filters.
+        @Test func rankedDocumentsAreTheSearchAnswerWithoutContents() async throws {
+            try await KnowledgeStack.with { _, _ in
+                try await TestEnvironment.withPostgres { client in
+                    let search = HearthKnowledge.KnowledgeSearch(client: client, provider: MiniLMEmbeddingProvider(), logger: TestEnvironment.logger)
+                    let queries = [
+                        SearchQuery(text: "quick chicken dinner", scope: .recipes, mode: .hybrid, limit: 16,
+                                    filters: SearchFilters(excludeAllergens: ["peanut", "milk"])),
+                        SearchQuery(text: "bedtime routine for toddlers", scope: .all, mode: .vector, limit: 5),
+                        SearchQuery(text: "vegetarian pasta", scope: .recipes, mode: .text, limit: 8),
+                    ]
+                    for query in queries {
+                        let hits = try await search.search(query)
+                        let ranked = try await search.rankedDocuments(query)
+                        #expect(!hits.isEmpty, "\(query.text)")
+                        #expect(ranked.map(\.documentId) == hits.map(\.documentId), "\(query.text) \(query.mode)")
+                        #expect(ranked.map(\.score) == hits.map(\.score), "\(query.text) \(query.mode)")
+                    }
+                }
+            }
+        }
+
         /// The HNSW index (at the search's ef_search) against an exact scan of the whole index, chunk by
         /// chunk, over the labelled queries and a few more.
         @Test func hnswRecallAtTenIsAtLeastNinetyFivePercentOfExactSearch() async throws {
