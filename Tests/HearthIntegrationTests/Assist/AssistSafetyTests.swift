@@ -92,6 +92,13 @@ extension BackboneSuite {
                     ((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").contains("already claimed run_id=\(key)")
                 }
                 #expect(skipped, "the second delivery is recognised")
+                // "run finished" is logged once Kafka acknowledged the run's last event, which can
+                // be after a consumer (the agent_runs projection) has already read it.
+                let logged = await KafkaTestEnvironment.eventually {
+                    ((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").split(separator: "\n")
+                        .contains { $0.contains("run finished") && $0.contains(key) }
+                }
+                #expect(logged)
                 let log = try String(contentsOf: orchestrator.logFile, encoding: .utf8)
                 #expect(log.split(separator: "\n").filter { $0.contains("run finished") && $0.contains(key) }.count == 1, "one run, not two")
                 let (claims, dones) = try await TestEnvironment.withPostgres { client in
