@@ -228,12 +228,8 @@ public struct KnowledgeSearch: Sendable {
     /// Chunks matching any of the query's words. The score is mostly coverage (the share of the
     /// query's distinct stemmed words the chunk contains: the lexemes `ts_delete` removes), then
     /// `ts_rank` (title words weigh more), as 0.1 · r / (1 + r), below a tenth of a point to order
-    /// equal coverage. `minimumCoverage` drops chunks that contain fewer of the words.
-    public func textCandidates(_ query: SearchQuery, documents: Int, minimumCoverage: Double = 0) async throws -> [SearchHit] {
-        try await details(of: textRanking(query, documents: documents, minimumCoverage: minimumCoverage))
-    }
-
-    /// `textCandidates` without the chunks' contents: ids and scores only.
+    /// equal coverage. `minimumCoverage` drops chunks that contain fewer of the words. Ids and
+    /// scores only: `details(of:)` reads the contents of the chunks an answer keeps.
     func textRanking(_ query: SearchQuery, documents: Int, minimumCoverage: Double = 0) async throws -> [RankedChunk] {
         let model = provider.model.name
         let text = query.text
