@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HearthStore
 import Logging
 import PostgresNIO
 
@@ -13,26 +14,45 @@ import PostgresNIO
 /// - `HEARTH_MINILM_DIR`: for `minilm` (see `MiniLMEmbedder.locateModelDirectory`)
 /// - `HEARTH_QUERY_EMBEDDING_CACHE`: how many recent query embeddings a searcher keeps (default
 ///   4096, ~6 MB at most; 0 turns the cache off)
+/// - `HEARTH_SEARCH_RESULT_CACHE`: how many recent search answers a searcher keeps until the index
+///   changes (default 1024; 0 turns the cache off)
 public enum EmbeddingSettings {
     public static let defaultQueryCacheCapacity = 4096
+    public static let defaultResultCacheCapacity = 1024
+    /// The read model whose changes invalidate cached answers: the embedding-worker's projection
+    /// announces it whenever it writes chunks (`DocumentChunksProjection`).
+    public static let indexReadModel = "document_chunks"
 
     /// The searcher's cache of recent query embeddings, sized by `HEARTH_QUERY_EMBEDDING_CACHE`.
     public static func queryCache(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> QueryEmbeddingCache {
-        guard let raw = environment["HEARTH_QUERY_EMBEDDING_CACHE"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else {
-            return QueryEmbeddingCache(capacity: defaultQueryCacheCapacity)
-        }
-        guard let capacity = Int(raw), (0...1_000_000).contains(capacity) else {
-            throw Invalid(description: "HEARTH_QUERY_EMBEDDING_CACHE must be a whole number from 0 to 1000000, not \(raw)")
-        }
-        return QueryEmbeddingCache(capacity: capacity)
+        QueryEmbeddingCache(capacity: try capacity("HEARTH_QUERY_EMBEDDING_CACHE", default: defaultQueryCacheCapacity, environment: environment))
     }
 
-    /// A knowledge search with the configured provider and query cache: what every service that
-    /// searches (gateway, assist-orchestrator) uses.
-    public static func search(client: PostgresClient, logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> KnowledgeSearch {
+    /// The searcher's cache of recent answers, sized by `HEARTH_SEARCH_RESULT_CACHE` and kept valid
+    /// by `changes` (nil: no cache).
+    public static func resultCache(changes: ReadModelChangeFeed?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SearchResultCache {
+        let capacity = try capacity("HEARTH_SEARCH_RESULT_CACHE", default: defaultResultCacheCapacity, environment: environment)
+        guard capacity > 0, let changes else { return SearchResultCache(capacity: 0, generation: nil) }
+        return SearchResultCache(capacity: capacity, generation: changes.generation(of: indexReadModel))
+    }
+
+    private static func capacity(_ name: String, default value: Int, environment: [String: String]) throws -> Int {
+        guard let raw = environment[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return value }
+        guard let capacity = Int(raw), (0...1_000_000).contains(capacity) else {
+            throw Invalid(description: "\(name) must be a whole number from 0 to 1000000, not \(raw)")
+        }
+        return capacity
+    }
+
+    /// A knowledge search with the configured provider and caches: what every service that
+    /// searches (gateway, assist-orchestrator) uses. `changes` is the process's feed of read model
+    /// changes, which keeps cached answers valid.
+    public static func search(
+        client: PostgresClient, changes: ReadModelChangeFeed?, logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> KnowledgeSearch {
         KnowledgeSearch(
             client: client, provider: try provider(environment: environment), logger: logger,
-            queryEmbeddings: try queryCache(environment: environment))
+            queryEmbeddings: try queryCache(environment: environment), results: try resultCache(changes: changes, environment: environment))
     }
 
     public struct Invalid: Error, CustomStringConvertible, Sendable {

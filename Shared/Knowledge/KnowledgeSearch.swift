@@ -131,15 +131,19 @@ public struct KnowledgeSearch: Sendable {
     public var hybridTextCoverage: Double
     /// Query embeddings already computed (`HEARTH_QUERY_EMBEDDING_CACHE` entries; 0 turns it off).
     public let queryEmbeddings: QueryEmbeddingCache
+    /// Recent answers, valid until the index changes (`HEARTH_SEARCH_RESULT_CACHE` entries).
+    public let results: SearchResultCache
 
     public init(
         client: PostgresClient, provider: any EmbeddingProvider, logger: Logger, candidateDepth: Int = 40, rrfK: Double = 60,
-        textWeight: Double = 1, hybridTextCoverage: Double = 0.5, queryEmbeddings: QueryEmbeddingCache = QueryEmbeddingCache(capacity: 0)
+        textWeight: Double = 1, hybridTextCoverage: Double = 0.5, queryEmbeddings: QueryEmbeddingCache = QueryEmbeddingCache(capacity: 0),
+        results: SearchResultCache = SearchResultCache(capacity: 0, generation: nil)
     ) {
         self.client = client
         self.provider = provider
         self.logger = logger
         self.queryEmbeddings = queryEmbeddings
+        self.results = results
         self.candidateDepth = candidateDepth
         self.rrfK = rrfK
         self.textWeight = textWeight
@@ -147,7 +151,12 @@ public struct KnowledgeSearch: Sendable {
     }
 
     public func search(_ query: SearchQuery) async throws -> [SearchHit] {
-        try await details(of: ranking(query))
+        let key = SearchResultCache.Key(.hits, query, model: provider.model.name)
+        if case .hits(let cached)? = results.value(for: key) { return cached }
+        let generation = results.readGeneration(for: query)
+        let hits = try await details(of: ranking(query))
+        if let generation { results.store(.hits(hits), for: key, readUnder: generation) }
+        return hits
     }
 
     /// The documents `search` answers, in its order and with its scores, without reading their
@@ -158,6 +167,15 @@ public struct KnowledgeSearch: Sendable {
     }
 
     func ranking(_ query: SearchQuery) async throws -> [RankedChunk] {
+        let key = SearchResultCache.Key(.ranking, query, model: provider.model.name)
+        if case .ranking(let cached)? = results.value(for: key) { return cached }
+        let generation = results.readGeneration(for: query)
+        let ranked = try await rankingFromIndex(query)
+        if let generation { results.store(.ranking(ranked), for: key, readUnder: generation) }
+        return ranked
+    }
+
+    private func rankingFromIndex(_ query: SearchQuery) async throws -> [RankedChunk] {
         guard query.limit > 0, !query.kinds.isEmpty else { return [] }
         let depth = max(query.limit, candidateDepth)
         switch query.mode {

@@ -1,6 +1,7 @@
 -- wrk script of `make bench` (deploy/bench/driver.py runs wrk with it).
 -- Environment: BENCH_METHOD (GET), BENCH_BODY (JSON body, optional), BENCH_TOKEN (bearer token,
--- optional). When wrk is done, one line `BENCH_JSON {...}` carries the counts and the latency
+-- optional), BENCH_VARY_QUERY (1: append "%20<n>" to the path, n new on every request, so no two
+-- requests ask the same query). When wrk is done, one line `BENCH_JSON {...}` carries the counts and the latency
 -- distribution (microseconds) for the driver to parse.
 local method = os.getenv("BENCH_METHOD") or "GET"
 local body = os.getenv("BENCH_BODY") or ""
@@ -13,6 +14,19 @@ if body ~= "" then
 end
 if token ~= "" then
   wrk.headers["Authorization"] = "Bearer " .. token
+end
+
+if os.getenv("BENCH_VARY_QUERY") == "1" then
+  -- Each thread has its own Lua state: a random start keeps the threads' numbers apart.
+  local counter = 0
+  function init(args)
+    math.randomseed(os.time() + tonumber(tostring({}):match("0x(%x+)") or "0", 16) % 100000)
+    counter = math.random(1, 1000000000)
+  end
+  function request()
+    counter = counter + 1
+    return wrk.format(nil, wrk.path .. "%20" .. counter)
+  end
 end
 
 function done(summary, latency, requests)

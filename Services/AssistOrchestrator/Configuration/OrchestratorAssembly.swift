@@ -65,7 +65,7 @@ struct OrchestratorAssembly {
     /// embedding-worker's model (loaded on first use); nil when `HEARTH_ASSIST_RECIPE_SEARCH=catalogue`.
     private static func knowledgeSearch(host: ServiceHost) throws -> KnowledgeSearch? {
         switch host.settings.environment.string("HEARTH_ASSIST_RECIPE_SEARCH", default: "hybrid") {
-        case "hybrid": return try EmbeddingSettings.search(client: host.postgres, logger: host.logger)
+        case "hybrid": return try EmbeddingSettings.search(client: host.postgres, changes: host.readModelChanges, logger: host.logger)
         case "catalogue": return nil
         case let other: throw ConfigurationError(variable: "HEARTH_ASSIST_RECIPE_SEARCH", reason: "expected hybrid or catalogue, got \(other)")
         }

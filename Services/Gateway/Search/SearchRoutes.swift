@@ -95,7 +95,7 @@ extension SearchRoutes {
     /// embedding-worker's setting); its model is not loaded until the first search.
     static func make(host: ServiceHost) throws -> SearchRoutes {
         SearchRoutes(
-            search: try EmbeddingSettings.search(client: host.postgres, logger: host.logger),
+            search: try EmbeddingSettings.search(client: host.postgres, changes: host.readModelChanges, logger: host.logger),
             allergens: try AllergenVocabulary.bundled())
     }
 }

@@ -11,7 +11,7 @@ import PostgresNIO
 /// its rows. A document whose content hash and model are what the table already holds is not
 /// embedded again. Embedding is deterministic for a given model, so a replay rebuilds the same rows.
 public struct DocumentChunksProjection: Projection {
-    public let name = "document_chunks"
+    public let name = EmbeddingSettings.indexReadModel
     public let topics: [Topic] = [.content]
     public let tables = ["content_documents", "document_chunks"]
 
@@ -47,6 +47,7 @@ public struct DocumentChunksProjection: Projection {
         let deleted = order.filter { if case .delete = last[$0]!.change { true } else { false } }
         if !deleted.isEmpty {
             try await connection.query("DELETE FROM content_documents WHERE document_id = ANY(\(deleted)::text[])", logger: logger)
+            try await ReadModelChanges.announce(name, on: connection, logger: logger)
             Counter(label: "hearth_embeddings_documents_total", dimensions: [("outcome", "deleted")]).increment(by: deleted.count)
         }
 
@@ -205,6 +206,8 @@ public struct DocumentChunkWriter: Sendable {
                         \(chunkRows.map(\.document.contentHash))::text[], \(vectors.map(\.pgvectorLiteral))::text[])
                  AS v(document_id, chunk_index, kind, title, heading, text, age_min, age_max, allergens, hash, embedding)
             """, logger: logger)
+        // Searchers cache answers until the index changes (`SearchResultCache`).
+        try await ReadModelChanges.announce(EmbeddingSettings.indexReadModel, on: connection, logger: logger)
         Counter(label: "hearth_embeddings_chunks_total", dimensions: [("model", model.name)]).increment(by: chunkRows.count)
         Counter(label: "hearth_embeddings_documents_total", dimensions: [("outcome", "embedded")]).increment(by: documents.count)
         Timer(label: "hearth_embeddings_write_seconds", dimensions: [("model", model.name)]).recordNanoseconds((ContinuousClock.now - started).nanoseconds)

@@ -21,6 +21,9 @@ public struct ServiceHost: Sendable {
     public let runners: [ProjectionRunner]
     public let gate: StartupGate
     public let readiness: Readiness
+    /// Commits of read model changes, as Postgres announces them: what keeps this process's
+    /// caches of read models valid. Listens only once something asked for a generation.
+    public let readModelChanges: ReadModelChangeFeed
     let migrations: [Migration]
 
     /// Reads settings, sets up logging and metrics, and builds the clients. Exits with a clear
@@ -59,6 +62,7 @@ public struct ServiceHost: Sendable {
                 projection: projection, client: postgres, bootstrapServers: settings.kafkaBootstrap,
                 deadLetters: producer, options: settings.projection, logger: logger)
         }
+        self.readModelChanges = ReadModelChangeFeed(client: postgres, logger: logger)
         self.readiness = Readiness(
             client: postgres, admin: KafkaAdmin(bootstrapServers: settings.kafkaBootstrap, logger: logger),
             gate: gate, runners: runners, logger: logger)
@@ -80,6 +84,7 @@ public struct ServiceHost: Sendable {
             [producer, MigrationService(client: postgres, migrations: migrations, gate: gate, logger: logger)]
             + runners.map { GatedService(gate: gate, service: $0) }
             + extraServices.map { GatedService(gate: gate, service: $0) }
+            + (readModelChanges.isNeeded ? [GatedService(gate: gate, service: readModelChanges)] : [])
         let application = Application(
             router: router,
             server: .eventLoopPinnedHTTP1(),

@@ -316,6 +316,8 @@ public struct ProjectionReplayer: Sendable {
                 try await transaction.query(PostgresQuery(unsafeSQL: "DROP TABLE public.\(name)"), logger: logger)
                 try await transaction.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(SQLIdentifier.quoted(shadow)).\(name) SET SCHEMA public"), logger: logger)
             }
+            // Caches of the swapped tables (`ReadModelChangeFeed`) must forget what they read.
+            try await ReadModelChanges.announce(projection.name, on: transaction, logger: logger)
             let ahead = reached.filter { $0.value > live[$0.key, default: 0] }
             try await OffsetStore(projection: projection.name, logger: logger).overwrite(ahead, on: transaction)
         }
