@@ -1,7 +1,7 @@
 -- wrk script of `make bench` (deploy/bench/driver.py runs wrk with it).
 -- Environment: BENCH_METHOD (GET), BENCH_BODY (JSON body, optional), BENCH_TOKEN (bearer token,
--- optional), BENCH_VARY_QUERY (1: append "%20<n>" to the path, n new on every request, so no two
--- requests ask the same query). When wrk is done, one line `BENCH_JSON {...}` carries the counts and the latency
+-- optional), BENCH_VARY_QUERY (1: append "%20<n>" to the path's `q` parameter, n new on every
+-- request, so no two requests ask the same query). When wrk is done, one line `BENCH_JSON {...}` carries the counts and the latency
 -- distribution (microseconds) for the driver to parse.
 local method = os.getenv("BENCH_METHOD") or "GET"
 local body = os.getenv("BENCH_BODY") or ""
@@ -25,7 +25,8 @@ if os.getenv("BENCH_VARY_QUERY") == "1" then
   end
   function request()
     counter = counter + 1
-    return wrk.format(nil, wrk.path .. "%20" .. counter)
+    local path = wrk.path:gsub("([?&]q=[^&]*)", "%1%%20" .. counter, 1)
+    return wrk.format(nil, path)
   end
 end
 
