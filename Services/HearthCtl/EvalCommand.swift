@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthContent
+import HearthEmbeddings
 import HearthKnowledge
 import HearthReadModels
 import HearthStore
@@ -43,6 +44,7 @@ struct EvalCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
+            OpenBLASEnvironment.prepare()  // before OpenBLAS is opened (see its comment)
             let logger = CLILogging.logger()
             let queries = try JSONDecoder().decode([LabelledQuery].self, from: HearthContent.data(of: .searchQueries))
             let provider = try EmbeddingSettings.provider()

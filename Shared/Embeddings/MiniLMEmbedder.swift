@@ -39,6 +39,12 @@ public final class MiniLMEmbedder: Sendable {
         }
     }
 
+    /// How many threads OpenBLAS gives one matrix product, process-wide (see
+    /// `OpenBLASLibrary.useThreads`); an embedder must have been made first.
+    public static func useBLASThreads(_ count: Int) {
+        OpenBLASLibrary.useThreads(count)
+    }
+
     /// Loads the model found by `locateModelDirectory()`.
     public convenience init() throws {
         try self.init(modelDirectory: Self.locateModelDirectory())

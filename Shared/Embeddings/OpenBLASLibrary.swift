@@ -22,6 +22,7 @@ struct OpenBLASLibrary: Sendable {
     typealias SetNumThreads = @convention(c) (Int32) -> Void
 
     let sgemm: Sgemm
+    let setNumThreads: SetNumThreads
 
     /// Debian's `libopenblas0` (runtime) and `libopenblas-dev` both provide this name.
     static let fileNames = ["libopenblas.so.0", "libopenblas.so"]
@@ -47,9 +48,19 @@ struct OpenBLASLibrary: Sendable {
                 unsafeBitCast(threads, to: SetNumThreads.self)(Int32(max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))))
             }
             // The handle stays open for the life of the process: the functions are used until exit.
-            return .success(OpenBLASLibrary(sgemm: unsafeBitCast(sgemm, to: Sgemm.self)))
+            return .success(OpenBLASLibrary(sgemm: unsafeBitCast(sgemm, to: Sgemm.self), setNumThreads: unsafeBitCast(threads, to: SetNumThreads.self)))
         }
         return .failure(.libraryUnavailable("OpenBLAS (install libopenblas0): " + reasons.joined(separator: "; ")))
+    }
+
+    /// Sets how many threads one sgemm may use, unless the operator chose via the environment.
+    /// Process-wide: OpenBLAS has one thread pool. Calls from several threads at once are
+    /// serialised inside a multi-threaded OpenBLAS, so a process embedding short queries
+    /// concurrently is faster with one thread per call than with the pool.
+    static func useThreads(_ count: Int) {
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["OPENBLAS_NUM_THREADS"] == nil && environment["OMP_NUM_THREADS"] == nil, case .success(let library) = shared else { return }
+        library.setNumThreads(Int32(max(1, min(count, 8))))
     }
 
     /// The loaded library; `MiniLMEmbedder.init` has succeeded only if this did, so the kernels

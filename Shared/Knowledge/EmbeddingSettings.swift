@@ -51,7 +51,7 @@ public enum EmbeddingSettings {
         client: PostgresClient, changes: ReadModelChangeFeed?, logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> KnowledgeSearch {
         KnowledgeSearch(
-            client: client, provider: try provider(environment: environment), logger: logger,
+            client: client, provider: try provider(environment: environment, forQueries: true), logger: logger,
             queryEmbeddings: try queryCache(environment: environment), results: try resultCache(changes: changes, environment: environment))
     }
 
@@ -59,8 +59,10 @@ public enum EmbeddingSettings {
         public let description: String
     }
 
+    /// `forQueries`: the provider of a searcher, which embeds short queries, many at once
+    /// (MiniLM then runs each on one OpenBLAS thread).
     public static func provider(
-        environment: [String: String] = ProcessInfo.processInfo.environment, client: HTTPClient = .shared
+        environment: [String: String] = ProcessInfo.processInfo.environment, client: HTTPClient = .shared, forQueries: Bool = false
     ) throws -> any EmbeddingProvider {
         func value(_ name: String) -> String? {
             guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
@@ -68,7 +70,7 @@ public enum EmbeddingSettings {
         }
         switch value("HEARTH_EMBEDDING_PROVIDER")?.lowercased() ?? "minilm" {
         case "minilm":
-            return MiniLMEmbeddingProvider()
+            return MiniLMEmbeddingProvider(blasThreads: forQueries ? 1 : nil)
         case "openai":
             guard let key = value("HEARTH_OPENAI_API_KEY") else {
                 throw Invalid(description: "HEARTH_EMBEDDING_PROVIDER=openai needs HEARTH_OPENAI_API_KEY")

@@ -8,10 +8,15 @@ public final class MiniLMEmbeddingProvider: EmbeddingProvider {
     public let model = EmbeddingModel(name: MiniLMEmbedder.modelName, dimension: MiniLMEmbedder.dimension)
     private let modelDirectory: URL?
     private let loaded = Mutex<MiniLMEmbedder?>(nil)
+    /// OpenBLAS threads per call once the model is loaded; nil keeps one per core.
+    private let blasThreads: Int?
 
     /// `modelDirectory` nil: found by `MiniLMEmbedder.locateModelDirectory()` when first needed.
-    public init(modelDirectory: URL? = nil) {
+    /// `blasThreads` 1 suits a searcher (short queries, many at once); the embedding-worker's
+    /// batches of long chunks gain from one thread per core (nil).
+    public init(modelDirectory: URL? = nil, blasThreads: Int? = nil) {
         self.modelDirectory = modelDirectory
+        self.blasThreads = blasThreads
     }
 
     public var isLoaded: Bool { loaded.withLock { $0 != nil } }
@@ -20,6 +25,7 @@ public final class MiniLMEmbeddingProvider: EmbeddingProvider {
         try loaded.withLock { embedder in
             if let embedder { return embedder }
             let created = try modelDirectory.map(MiniLMEmbedder.init(modelDirectory:)) ?? MiniLMEmbedder()
+            if let blasThreads { MiniLMEmbedder.useBLASThreads(blasThreads) }
             embedder = created
             return created
         }
