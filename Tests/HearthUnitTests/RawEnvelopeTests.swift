@@ -1,5 +1,5 @@
 import Foundation
-import HearthEvents
+@testable import HearthEvents
 import Testing
 
 /// The raw metadata reader must agree with Foundation's decoder on everything the encoder writes,
@@ -62,6 +62,30 @@ import Testing
             #"{"id":"6B1F9F4E-2C55-4D8B-9A57-3E0C1D2A7B10","type":"a","version":1,"key":"k","occurred_at":"2026-01-01T00:00:00.000Z","correlation_id":"c","source":"s"}"#,
         ]
         for text in bad { #expect(RawEnvelope(Array(text.utf8)) == nil, "read: \(text)") }
+    }
+
+    @Test func theHandWrittenUUIDReaderAgreesWithFoundation() {
+        for _ in 0..<500 {
+            let id = UUID()
+            for text in [id.uuidString, id.uuidString.lowercased()] {
+                #expect(RawEnvelope.uuid(ArraySlice(Array("\"\(text)\"".utf8))) == id, "\(text)")
+            }
+        }
+        let bad = [
+            "6B1F9F4E-2C55-4D8B-9A57-3E0C1D2A7B10", "\"6B1F9F4E-2C55-4D8B-9A57-3E0C1D2A7B1\"", "\"6B1F9F4E-2C55-4D8B-9A57-3E0C1D2A7B100\"",
+            "\"6B1F9F4E2C55-4D8B-9A57-3E0C1D2A7B10-\"", "\"6B1F9F4E-2C55-4D8B-9A57-3E0C1D2A7B1G\"", "\"{B1F9F4E-2C55-4D8B-9A57-3E0C1D2A7B10}\"",
+        ]
+        for text in bad { #expect(RawEnvelope.uuid(ArraySlice(Array(text.utf8))) == nil, "\(text)") }
+    }
+
+    @Test func fieldRangesAnswerInTheOrderOfTheKeys() throws {
+        let text = #"{ "b" : [1, {"a": 2}], "a":"x\"y", "c": null ,"d":-1.5e3}"#
+        let bytes = Array(text.utf8)
+        let ranges = try #require(RawJSON.fieldRanges([Array("a".utf8), Array("missing".utf8), Array("d".utf8), Array("b".utf8)], of: bytes))
+        let values = ranges.map { $0.map { String(decoding: bytes[$0], as: UTF8.self) } }
+        #expect(values == [#""x\"y""#, nil, "-1.5e3", #"[1, {"a": 2}]"#])
+        #expect(RawJSON.fields(["a", "c"], of: bytes) == ["a": ranges[0]!, "c": try #require(RawJSON.fieldRanges([Array("c".utf8)], of: bytes)?[0])])
+        #expect(RawJSON.fieldRanges([Array("a".utf8)], of: Array("[1]".utf8)) == nil)
     }
 
     @Test func theHandWrittenTimestampReaderAgreesWithTheFormatStyles() {

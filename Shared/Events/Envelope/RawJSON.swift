@@ -11,10 +11,20 @@ public enum RawJSON {
     /// allowed). Keys are matched as written (Hearth's keys need no escapes). Nil when there is
     /// no object there.
     public static func fields(_ keys: Set<String>, inObjectAt start: Int = 0, of bytes: [UInt8]) -> [String: Range<Int>]? {
+        let wanted = Array(keys)
+        guard let ranges = fieldRanges(wanted.map { Array($0.utf8) }, inObjectAt: start, of: bytes) else { return nil }
+        var found: [String: Range<Int>] = [:]
+        for (key, range) in zip(wanted, ranges) { if let range { found[key] = range } }
+        return found
+    }
+
+    /// `fields` for a hot path: the keys as UTF-8 bytes, the answer in their order (nil where a
+    /// key is absent). Keys are compared byte by byte: no string is made and nothing is hashed.
+    public static func fieldRanges(_ keys: [[UInt8]], inObjectAt start: Int = 0, of bytes: [UInt8]) -> [Range<Int>?]? {
         var scanner = Scanner(bytes: bytes, index: start)
         scanner.skipWhitespace()
         guard scanner.consume(UInt8(ascii: "{")) else { return nil }
-        var found: [String: Range<Int>] = [:]
+        var found = [Range<Int>?](repeating: nil, count: keys.count)
         scanner.skipWhitespace()
         if scanner.consume(UInt8(ascii: "}")) { return found }
         while true {
@@ -26,8 +36,8 @@ public enum RawJSON {
             let valueStart = scanner.index
             guard scanner.skipValue() else { return nil }
             // The key without its quotes.
-            let key = String(decoding: bytes[(keyRange.lowerBound + 1)..<(keyRange.upperBound - 1)], as: UTF8.self)
-            if keys.contains(key) { found[key] = valueStart..<scanner.index }
+            let key = bytes[(keyRange.lowerBound + 1)..<(keyRange.upperBound - 1)]
+            if let slot = keys.firstIndex(where: { $0.elementsEqual(key) }) { found[slot] = valueStart..<scanner.index }
             scanner.skipWhitespace()
             if scanner.consume(UInt8(ascii: ",")) { continue }
             guard scanner.consume(UInt8(ascii: "}")) else { return nil }
@@ -50,7 +60,7 @@ public enum RawJSON {
         var index: Int
 
         mutating func skipWhitespace() {
-            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+            while index < bytes.count, RawJSON.isWhitespace(bytes[index]) { index += 1 }
         }
 
         mutating func consume(_ byte: UInt8) -> Bool {
@@ -102,11 +112,20 @@ public enum RawJSON {
             default:
                 // A number, true, false or null: up to the next delimiter.
                 let start = index
-                while index < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) {
+                while index < bytes.count, !RawJSON.isDelimiter(bytes[index]) {
                     index += 1
                 }
                 return index > start
             }
         }
+    }
+
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// What ends a number, `true`, `false` or `null`.
+    static func isDelimiter(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || isWhitespace(byte)
     }
 }

@@ -10,6 +10,8 @@ public struct HouseholdMembersProjection: Projection {
     public let name = "household_members"
     public let topics: [Topic] = [.households]
     public let tables = ["household_members", "household_invites"]
+    /// Most of the topic is `household.upserted`, which this projection does not read.
+    public let eventTypes: Set<String>? = [HouseholdMemberAdded.eventType, HouseholdInviteCreated.eventType, HouseholdInviteAccepted.eventType]
 
     public init() {}
 

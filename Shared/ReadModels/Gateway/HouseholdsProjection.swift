@@ -9,6 +9,7 @@ public struct HouseholdsProjection: Projection {
     public let name = "households"
     public let topics: [Topic] = [.households]
     public let tables = ["households"]
+    public let eventTypes: Set<String>? = [HouseholdUpserted.eventType]
 
     public init() {}
 

@@ -31,6 +31,8 @@ public struct ProfileExtractionProjection: Projection {
     public let name = "profile_extraction"
     public let topics: [Topic] = [.households, .chats]
     public let tables = ["profile_subjects", "profile_extracted_messages"]
+    /// Of the busy `households` topic only the members matter.
+    public let eventTypes: Set<String>? = [HouseholdMemberAdded.eventType, ChatMessageSent.eventType]
 
     static let factNamespace = UUID(uuidString: "0d3b8e6a-5a1f-4c2e-8f7d-2b9c4e1a6f30")!
 

@@ -10,6 +10,7 @@ struct ProjectedEventDecoder: Sendable {
     let projection: String
     let decodesPayloads: Bool
     let rawPayloadTypes: [String: Int]
+    let eventTypes: Set<String>?
     let logger: Logger
     private let decoder = JSONDecoder.hearth()
 
@@ -18,6 +19,7 @@ struct ProjectedEventDecoder: Sendable {
         self.projection = projection.name
         self.decodesPayloads = projection.decodesPayloads
         self.rawPayloadTypes = projection.rawPayloadTypes
+        self.eventTypes = projection.eventTypes
         self.logger = logger
     }
 
@@ -26,11 +28,13 @@ struct ProjectedEventDecoder: Sendable {
         // reader does not accept, and reports what is wrong with it.
         if let raw = RawEnvelope(value) {
             let metadata = raw.metadata
+            if let eventTypes, !eventTypes.contains(metadata.type) { return nil }
             guard decodesPayloads, rawPayloadTypes[metadata.type] != metadata.version else {
                 return ProjectedEvent(position: position, metadata: metadata, payload: nil, value: value)
             }
             return try projected(catalogue.decode(raw, of: value, decoder: decoder), position: position, value: value)
         }
+        if let eventTypes, let hint, !eventTypes.contains(hint.type) { return nil }
         let data = Data(value)
         let readRaw = hint.map { rawPayloadTypes[$0.type] == $0.version } ?? false
         guard decodesPayloads, !readRaw else {

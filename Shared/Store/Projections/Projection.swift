@@ -34,6 +34,10 @@ public protocol Projection: Sendable {
     /// arrive with a nil `payload`, sparing a decode it would not use (a large nested document
     /// it stores as text). Other versions of the type are decoded (and upcast) as usual.
     var rawPayloadTypes: [String: Int] { get }
+    /// The event types `apply` reads (any version); nil: every type. Events of other types on the
+    /// projection's topics are passed over before their payload is decoded, their offsets still
+    /// committed: a projection reading one rare type of a busy topic does not decode the rest.
+    var eventTypes: Set<String>? { get }
 
     /// Applies events in Kafka order per partition. Called with a connection inside an open transaction.
     func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws
@@ -42,5 +46,6 @@ public protocol Projection: Sendable {
 extension Projection {
     public var decodesPayloads: Bool { true }
     public var rawPayloadTypes: [String: Int] { [:] }
+    public var eventTypes: Set<String>? { nil }
     public var consumerGroup: String { "hearth.projection.\(name)" }
 }

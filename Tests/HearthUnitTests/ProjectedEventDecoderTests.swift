@@ -1,0 +1,49 @@
+import Foundation
+import HearthEvents
+@testable import HearthStore
+import Logging
+import PostgresNIO
+import Testing
+
+/// What a projection's decoder hands to `apply`: only the event types the projection reads.
+@Suite struct ProjectedEventDecoderTests {
+    struct MembersOnly: Projection {
+        let name = "members_only"
+        let topics: [Topic] = [.households]
+        let tables: [String] = []
+        let eventTypes: Set<String>? = [HouseholdMemberAdded.eventType]
+        func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {}
+    }
+
+    struct Everything: Projection {
+        let name = "everything"
+        let topics: [Topic] = [.households]
+        let tables: [String] = []
+        func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {}
+    }
+
+    static let position = EventPosition(topic: "households", partition: 0, offset: 7)
+
+    static func bytes<P: EventPayload>(_ payload: P) throws -> [UInt8] {
+        Array(try EventCatalogue.hearth.encode(Envelope(payload, correlationId: "c", source: "tests")))
+    }
+
+    static let upserted = HouseholdUpserted(
+        householdId: UUID(), householdVersion: 1, name: "n", prefs: HouseholdPrefs(adults: 2, kidsAges: [], allergies: [], cuisines: []), userId: nil)
+    static let added = HouseholdMemberAdded(householdId: UUID(), memberId: UUID(), name: "Ada", role: "child", birthdate: "2020-01-02", addedBy: UUID())
+
+    @Test func typesTheProjectionDoesNotReadArePassedOverUndecoded() throws {
+        let decoder = ProjectedEventDecoder(catalogue: .hearth, projection: MembersOnly(), logger: Logger(label: "test"))
+        #expect(try decoder.decode(position: Self.position, value: Self.bytes(Self.upserted), hint: nil) == nil)
+        #expect(try decoder.decode(position: Self.position, value: Self.bytes(Self.upserted), hint: (HouseholdUpserted.eventType, 1)) == nil)
+        let member = try #require(try decoder.decode(position: Self.position, value: Self.bytes(Self.added), hint: nil))
+        #expect(member.payload as? HouseholdMemberAdded == Self.added)
+        #expect(member.position == Self.position)
+    }
+
+    @Test func withoutAListEveryKnownTypeIsDecoded() throws {
+        let decoder = ProjectedEventDecoder(catalogue: .hearth, projection: Everything(), logger: Logger(label: "test"))
+        #expect(try decoder.decode(position: Self.position, value: Self.bytes(Self.upserted), hint: nil)?.payload as? HouseholdUpserted == Self.upserted)
+        #expect(try decoder.decode(position: Self.position, value: Self.bytes(Self.added), hint: nil)?.payload as? HouseholdMemberAdded == Self.added)
+    }
+}
