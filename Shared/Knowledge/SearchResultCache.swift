@@ -15,7 +15,7 @@ import Synchronization
 /// nothing is cached.
 public final class SearchResultCache: Sendable {
     struct Key: Hashable {
-        enum Answer: Hashable { case ranking, hits }
+        enum Answer: String, Hashable { case ranking, hits }
         var answer: Answer
         var model: String
         var text: String
@@ -55,8 +55,13 @@ public final class SearchResultCache: Sendable {
     /// Nil: nothing tells this process when the index changes, so nothing is cached.
     let generation: ReadModelGeneration?
     private let stored: Mutex<Stored>
-    private let hits = Counter(label: "hearth_search_result_cache_total", dimensions: [("result", "hit")])
-    private let misses = Counter(label: "hearth_search_result_cache_total", dimensions: [("result", "miss")])
+    /// Lookups by answer (`hits`: a search's chunks with their contents; `ranking`: documents and
+    /// scores only) and result.
+    private let lookups: [Key.Answer: (hit: Counter, miss: Counter)] = Dictionary(uniqueKeysWithValues: [Key.Answer.ranking, .hits].map { answer in
+        (answer, (
+            Counter(label: "hearth_search_result_cache_total", dimensions: [("answer", answer.rawValue), ("result", "hit")]),
+            Counter(label: "hearth_search_result_cache_total", dimensions: [("answer", answer.rawValue), ("result", "miss")])))
+    })
 
     /// Queries longer than this are not kept (as in `QueryEmbeddingCache`).
     public static let maximumTextLength = 512
@@ -83,7 +88,7 @@ public final class SearchResultCache: Sendable {
             }
             return stored.entries.value(for: key)
         }
-        (found == nil ? misses : hits).increment()
+        if let counters = lookups[key.answer] { (found == nil ? counters.miss : counters.hit).increment() }
         return found
     }
 
