@@ -1,8 +1,8 @@
 -- wrk script of `make bench` (deploy/bench/driver.py runs wrk with it).
 -- Environment: BENCH_METHOD (GET), BENCH_BODY (JSON body, optional), BENCH_TOKEN (bearer token,
 -- optional), BENCH_VARY_QUERY (1: append "%20<n>" to the path's `q` parameter, n new on every
--- request, so no two requests ask the same query). When wrk is done, one line `BENCH_JSON {...}` carries the counts and the latency
--- distribution (microseconds) for the driver to parse.
+-- request, so no two requests ask the same query). When wrk is done, one line `BENCH_JSON {...}`
+-- carries the counts and the latency distribution (microseconds) for the driver to parse.
 local method = os.getenv("BENCH_METHOD") or "GET"
 local body = os.getenv("BENCH_BODY") or ""
 local token = os.getenv("BENCH_TOKEN") or ""
