@@ -41,26 +41,29 @@ struct OpenBLASLibrary: Sendable {
                 reasons.append("\(name) has no cblas_sgemm / openblas_set_num_threads")
                 continue
             }
-            // OpenBLAS uses as many threads as cores unless told otherwise; we set that explicitly
-            // (cgroup/affinity-aware count, at most 8) unless the operator chose via the environment.
-            let environment = ProcessInfo.processInfo.environment
-            if environment["OPENBLAS_NUM_THREADS"] == nil && environment["OMP_NUM_THREADS"] == nil {
-                unsafeBitCast(threads, to: SetNumThreads.self)(Int32(max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))))
-            }
             // The handle stays open for the life of the process: the functions are used until exit.
-            return .success(OpenBLASLibrary(sgemm: unsafeBitCast(sgemm, to: Sgemm.self), setNumThreads: unsafeBitCast(threads, to: SetNumThreads.self)))
+            let library = OpenBLASLibrary(sgemm: unsafeBitCast(sgemm, to: Sgemm.self), setNumThreads: unsafeBitCast(threads, to: SetNumThreads.self))
+            // OpenBLAS uses as many threads as cores unless told otherwise; we set that explicitly
+            // (the cgroup/affinity-aware count).
+            library.useThreads(ProcessInfo.processInfo.activeProcessorCount)
+            return .success(library)
         }
         return .failure(.libraryUnavailable("OpenBLAS (install libopenblas0): " + reasons.joined(separator: "; ")))
     }
 
-    /// Sets how many threads one sgemm may use, unless the operator chose via the environment.
-    /// Process-wide: OpenBLAS has one thread pool. Calls from several threads at once are
-    /// serialised inside a multi-threaded OpenBLAS, so a process embedding short queries
+    /// Sets how many threads (at most 8) one sgemm may use, unless the operator chose via the
+    /// environment. Process-wide: OpenBLAS has one thread pool. Calls from several threads at once
+    /// are serialised inside a multi-threaded OpenBLAS, so a process embedding short queries
     /// concurrently is faster with one thread per call than with the pool.
-    static func useThreads(_ count: Int) {
+    func useThreads(_ count: Int) {
         let environment = ProcessInfo.processInfo.environment
-        guard environment["OPENBLAS_NUM_THREADS"] == nil && environment["OMP_NUM_THREADS"] == nil, case .success(let library) = shared else { return }
-        library.setNumThreads(Int32(max(1, min(count, 8))))
+        guard environment["OPENBLAS_NUM_THREADS"] == nil && environment["OMP_NUM_THREADS"] == nil else { return }
+        setNumThreads(Int32(max(1, min(count, 8))))
+    }
+
+    /// `useThreads` on the process's copy, once it is open.
+    static func useThreads(_ count: Int) {
+        if case .success(let library) = shared { library.useThreads(count) }
     }
 
     /// The loaded library; `MiniLMEmbedder.init` has succeeded only if this did, so the kernels

@@ -151,12 +151,7 @@ public struct KnowledgeSearch: Sendable {
     }
 
     public func search(_ query: SearchQuery) async throws -> [SearchHit] {
-        let key = SearchResultCache.Key(.hits, query, model: provider.model.name)
-        if case .hits(let cached)? = results.value(for: key) { return cached }
-        let generation = results.readGeneration(for: query)
-        let hits = try await details(of: ranking(query))
-        if let generation { results.store(.hits(hits), for: key, readUnder: generation) }
-        return hits
+        try await results.answer(.hits, to: query, model: provider.model.name) { try await details(of: ranking(query)) }
     }
 
     /// The documents `search` answers, in its order and with its scores, without reading their
@@ -167,12 +162,7 @@ public struct KnowledgeSearch: Sendable {
     }
 
     func ranking(_ query: SearchQuery) async throws -> [RankedChunk] {
-        let key = SearchResultCache.Key(.ranking, query, model: provider.model.name)
-        if case .ranking(let cached)? = results.value(for: key) { return cached }
-        let generation = results.readGeneration(for: query)
-        let ranked = try await rankingFromIndex(query)
-        if let generation { results.store(.ranking(ranked), for: key, readUnder: generation) }
-        return ranked
+        try await results.answer(.ranking, to: query, model: provider.model.name) { try await rankingFromIndex(query) }
     }
 
     private func rankingFromIndex(_ query: SearchQuery) async throws -> [RankedChunk] {

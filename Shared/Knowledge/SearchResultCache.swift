@@ -42,6 +42,21 @@ public final class SearchResultCache: Sendable {
     enum Entry {
         case ranking([RankedChunk])
         case hits([SearchHit])
+
+        init?(_ value: some Sendable) {
+            switch value {
+            case let ranked as [RankedChunk]: self = .ranking(ranked)
+            case let hits as [SearchHit]: self = .hits(hits)
+            default: return nil
+            }
+        }
+
+        var value: any Sendable {
+            switch self {
+            case .ranking(let ranked): ranked
+            case .hits(let hits): hits
+            }
+        }
     }
 
     private struct Stored {
@@ -70,6 +85,17 @@ public final class SearchResultCache: Sendable {
         self.capacity = generation == nil ? 0 : max(0, capacity)
         self.generation = generation
         stored = Mutex(Stored(generation: 0, entries: RecentlyUsed(capacity: self.capacity)))
+    }
+
+    /// `query`'s answer of this kind: the cached one while the index is what it was read from, else
+    /// the one `read` finds, kept unless the index changed while it read.
+    func answer<Value: Sendable>(_ kind: Key.Answer, to query: SearchQuery, model: String, read: () async throws -> Value) async throws -> Value {
+        let key = Key(kind, query, model: model)
+        if let cached = value(for: key)?.value as? Value { return cached }
+        let generation = readGeneration(for: query)
+        let fresh = try await read()
+        if let generation, let entry = Entry(fresh) { store(entry, for: key, readUnder: generation) }
+        return fresh
     }
 
     /// The generation a search about to read the index stamps its answer with; nil: do not cache.

@@ -47,7 +47,7 @@ public struct DocumentChunksProjection: Projection {
         let deleted = order.filter { if case .delete = last[$0]!.change { true } else { false } }
         if !deleted.isEmpty {
             try await connection.query("DELETE FROM content_documents WHERE document_id = ANY(\(deleted)::text[])", logger: logger)
-            try await ReadModelChanges.announce(name, on: connection, logger: logger)
+            try await ReadModelChanges.announce(EmbeddingSettings.indexReadModel, on: connection, logger: logger)
             Counter(label: "hearth_embeddings_documents_total", dimensions: [("outcome", "deleted")]).increment(by: deleted.count)
         }
 
