@@ -81,7 +81,9 @@ struct GatewayAPI: Sendable {
                 tokens: tokens,
                 registrar: UserRegistrar(publisher: host.publisher, users: userReadModel, consistency: consistency),
                 devSignInEnabled: settings.devSignInEnabled),
-            households: HouseholdRoutes(publisher: host.publisher, readModel: householdReadModel, membership: membership, consistency: consistency),
+            households: HouseholdRoutes(
+                publisher: host.publisher, readModel: householdReadModel, membership: membership, consistency: consistency,
+                responses: HouseholdResponseCache(capacity: settings.householdReadCache, changes: host.readModelChanges)),
             members: MemberRoutes(publisher: host.publisher, readModel: householdReadModel, membership: membership),
             chats: ChatRoutes(publisher: host.publisher, chats: chatReadModel, membership: membership, consistency: consistency),
             chatStream: ChatStreamRoutes.make(host: host, chats: chatReadModel),

@@ -1,3 +1,4 @@
+import HearthStore
 import Metrics
 import Synchronization
 

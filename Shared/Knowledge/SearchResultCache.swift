@@ -1,21 +1,17 @@
 import HearthStore
 import Metrics
-import Synchronization
 
 /// Answers of recent searches, valid while the knowledge index has not changed since they were
-/// read. The index changes only when the embedding-worker writes `document_chunks`, and every such
-/// write announces itself on commit (`ReadModelChanges`); `generation` counts what this process
-/// heard. An answer is stored with the generation it was read under and served only while that is
-/// still the generation, so a search racing a change cannot keep its pre-change answer: either the
-/// change is heard before the answer is stored (it is not stored) or after (it is dropped).
+/// read (a `ReadModelCache` watching the index). The index changes only when the embedding-worker
+/// writes `document_chunks`, and every such write announces itself on commit (`ReadModelChanges`).
 ///
 /// The cost of a cached answer is one dictionary lookup instead of an embedding lookup, two
 /// candidate queries and a contents query. Staleness is bounded by the delivery of one Postgres
 /// notification (well under a millisecond on a healthy connection); without a listening connection
 /// nothing is cached.
 public final class SearchResultCache: Sendable {
-    struct Key: Hashable {
-        enum Answer: String, Hashable { case ranking, hits }
+    struct Key: Hashable, Sendable {
+        enum Answer: String, Hashable, Sendable { case ranking, hits }
         var answer: Answer
         var model: String
         var text: String
@@ -39,7 +35,7 @@ public final class SearchResultCache: Sendable {
         }
     }
 
-    enum Entry {
+    enum Entry: Sendable {
         case ranking([RankedChunk])
         case hits([SearchHit])
 
@@ -59,17 +55,9 @@ public final class SearchResultCache: Sendable {
         }
     }
 
-    private struct Stored {
-        /// The generation every entry was read under.
-        var generation: UInt64
-        var entries: RecentlyUsed<Key, Entry>
-    }
-
     /// Answers per generation of `RecentlyUsed`; 0 turns the cache off.
-    public let capacity: Int
-    /// Nil: nothing tells this process when the index changes, so nothing is cached.
-    let generation: ReadModelGeneration?
-    private let stored: Mutex<Stored>
+    public var capacity: Int { answers.capacity }
+    private let answers: ReadModelCache<Key, Entry>
     /// Lookups by answer (`hits`: a search's chunks with their contents; `ranking`: documents and
     /// scores only) and result.
     private let lookups: [Key.Answer: (hit: Counter, miss: Counter)] = Dictionary(uniqueKeysWithValues: [Key.Answer.ranking, .hits].map { answer in
@@ -81,10 +69,9 @@ public final class SearchResultCache: Sendable {
     /// Queries longer than this are not kept (as in `QueryEmbeddingCache`).
     public static let maximumTextLength = 512
 
+    /// `generation`: the index's; nil: nothing tells this process when it changes, so nothing is cached.
     public init(capacity: Int, generation: ReadModelGeneration?) {
-        self.capacity = generation == nil ? 0 : max(0, capacity)
-        self.generation = generation
-        stored = Mutex(Stored(generation: 0, entries: RecentlyUsed(capacity: self.capacity)))
+        answers = ReadModelCache(capacity: capacity, watching: generation.map { [$0] })
     }
 
     /// `query`'s answer of this kind: the cached one while the index is what it was read from, else
@@ -100,37 +87,21 @@ public final class SearchResultCache: Sendable {
 
     /// The generation a search about to read the index stamps its answer with; nil: do not cache.
     func readGeneration(for query: SearchQuery) -> UInt64? {
-        guard capacity > 0, query.text.utf8.count <= Self.maximumTextLength else { return nil }
-        return generation?.current
+        guard query.text.utf8.count <= Self.maximumTextLength else { return nil }
+        return answers.readStamp
     }
 
     func value(for key: Key) -> Entry? {
-        guard capacity > 0, key.text.utf8.count <= Self.maximumTextLength, let now = generation?.current else { return nil }
-        let found: Entry? = stored.withLock { stored in
-            guard stored.generation == now else {
-                stored.entries.removeAll()
-                stored.generation = now
-                return nil
-            }
-            return stored.entries.value(for: key)
-        }
+        guard capacity > 0, key.text.utf8.count <= Self.maximumTextLength else { return nil }
+        let found = answers.value(for: key)
         if let counters = lookups[key.answer] { (found == nil ? counters.miss : counters.hit).increment() }
         return found
     }
 
     /// Keeps `entry` if the index is still at `readUnder`, the generation its search started with.
     func store(_ entry: Entry, for key: Key, readUnder: UInt64) {
-        guard let now = generation?.current, now == readUnder else { return }
-        stored.withLock { stored in
-            if stored.generation != now {
-                stored.entries.removeAll()
-                stored.generation = now
-            }
-            stored.entries.insert(entry, for: key)
-        }
+        answers.store(entry, for: key, readUnder: readUnder)
     }
 
-    public var count: Int {
-        stored.withLock { $0.entries.count }
-    }
+    public var count: Int { answers.count }
 }

@@ -13,6 +13,7 @@ import HearthRuntime
 /// | HEARTH_ADMIN_USER_IDS | none (comma-separated user ids) |
 /// | HEARTH_RATE_LIMIT_PER_MIN / HEARTH_AUTH_RATE_LIMIT_PER_MIN | 30 / 10 |
 /// | HEARTH_TRUST_PROXY | false: X-Forwarded-For is ignored |
+/// | HEARTH_HOUSEHOLD_READ_CACHE | 4096 household answers kept until the household read models change; 0: off |
 struct GatewaySettings: Sendable {
     static let appleIssuer = "https://appleid.apple.com"
 
@@ -27,6 +28,8 @@ struct GatewaySettings: Sendable {
     var rateLimitPerMinute: Int
     var authRateLimitPerMinute: Int
     var trustProxy: Bool
+    /// Entries per generation of `HouseholdResponseCache`.
+    var householdReadCache: Int
     /// `POST /v1/auth/dev` exists only in dev and test.
     var devSignInEnabled: Bool
     var runDirectory: String
@@ -61,6 +64,7 @@ struct GatewaySettings: Sendable {
             rateLimitPerMinute: try environment.int("HEARTH_RATE_LIMIT_PER_MIN", default: 30, range: 1...10_000_000),
             authRateLimitPerMinute: try environment.int("HEARTH_AUTH_RATE_LIMIT_PER_MIN", default: 10, range: 1...10_000_000),
             trustProxy: ["true", "1", "yes"].contains(trustText),
+            householdReadCache: try environment.int("HEARTH_HOUSEHOLD_READ_CACHE", default: 4096, range: 0...1_000_000),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,
             isProduction: service.mode == .production)

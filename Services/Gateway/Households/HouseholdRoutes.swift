@@ -12,6 +12,7 @@ struct HouseholdRoutes: Sendable {
     let readModel: HouseholdReadModel
     let membership: MembershipReadModel
     let consistency: ReadConsistency
+    let responses: HouseholdResponseCache
 
     struct UpsertResponse: ResponseEncodable {
         @LowercaseID var householdId: UUID
@@ -68,7 +69,7 @@ struct HouseholdRoutes: Sendable {
         return UpsertResponse(householdId: id, version: version, position: position.description)
     }
 
-    func read(_ request: Request, context: HearthRequestContext) async throws -> HouseholdView {
+    func read(_ request: Request, context: HearthRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.invalid("household_id", "the household id in the path must be a UUID")
@@ -79,8 +80,13 @@ struct HouseholdRoutes: Sendable {
             try await membership.requireMember(user, of: id)
             try await consistency.wait(for: pending)
         }
-        guard let household = try await readModel.details(id, visibleTo: user, today: .today) else { throw APIError.notFound("household") }
-        return household
+        let key = HouseholdResponseCache.Key(household: id, reader: user, today: .today)
+        let body = try await responses.body(for: key, bypassing: pending != nil) {
+            guard let household = try await readModel.details(id, visibleTo: user, today: key.today) else { return nil }
+            return ByteBuffer(bytes: try context.responseEncoder.encode(household))
+        }
+        guard let body else { throw APIError.notFound("household") }
+        return HouseholdResponseCache.response(body)
     }
 
     /// Another user's household, which is only ever one's own: a user outside it gets a 404.

@@ -12,6 +12,8 @@ public struct HouseholdMembersProjection: Projection {
     public let tables = ["household_members", "household_invites"]
     /// Most of the topic is `household.upserted`, which this projection does not read.
     public let eventTypes: Set<String>? = [HouseholdMemberAdded.eventType, HouseholdInviteCreated.eventType, HouseholdInviteAccepted.eventType]
+    /// The gateway caches household reads, which list the members (`HouseholdResponseCache`).
+    public let announcesChanges = true
 
     public init() {}
 

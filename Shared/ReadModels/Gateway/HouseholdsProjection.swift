@@ -10,6 +10,8 @@ public struct HouseholdsProjection: Projection {
     public let topics: [Topic] = [.households]
     public let tables = ["households"]
     public let eventTypes: Set<String>? = [HouseholdUpserted.eventType]
+    /// The gateway caches household reads (`HouseholdResponseCache`).
+    public let announcesChanges = true
 
     public init() {}
 

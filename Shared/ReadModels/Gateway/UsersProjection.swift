@@ -10,6 +10,8 @@ public struct UsersProjection: Projection {
     public let name = "users"
     public let topics: [Topic] = [.users]
     public let tables = ["users", "user_households"]
+    /// The gateway caches household reads, which only members may see (`HouseholdResponseCache`).
+    public let announcesChanges = true
 
     public init() {}
 

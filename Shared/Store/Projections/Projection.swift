@@ -38,6 +38,9 @@ public protocol Projection: Sendable {
     /// projection's topics are passed over before their payload is decoded, their offsets still
     /// committed: a projection reading one rare type of a busy topic does not decode the rest.
     var eventTypes: Set<String>? { get }
+    /// Whether every committed batch announces `name` on `ReadModelChanges`, so other processes'
+    /// caches of these tables (`ReadModelCache`) drop what they read. Costs one statement per batch.
+    var announcesChanges: Bool { get }
 
     /// Applies events in Kafka order per partition. Called with a connection inside an open transaction.
     func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws
@@ -47,5 +50,6 @@ extension Projection {
     public var decodesPayloads: Bool { true }
     public var rawPayloadTypes: [String: Int] { [:] }
     public var eventTypes: Set<String>? { nil }
+    public var announcesChanges: Bool { false }
     public var consumerGroup: String { "hearth.projection.\(name)" }
 }

@@ -175,7 +175,10 @@ public final class ProjectionRunner: Service, Sendable {
         let toApply = events
         let finalMoves = moves
         try await client.withTransaction(logger: logger) { connection in
-            if !toApply.isEmpty { try await projection.apply(toApply, on: connection, logger: logger) }
+            if !toApply.isEmpty {
+                try await projection.apply(toApply, on: connection, logger: logger)
+                if projection.announcesChanges { try await ReadModelChanges.announce(projection.name, on: connection, logger: logger) }
+            }
             try await offsetStore.advance(finalMoves, on: connection)
         }
         state.withLock { state in

@@ -44,6 +44,62 @@ extension BackboneSuite {
             }
         }
 
+        /// Household reads are answered from the gateway's cache until a projection of the
+        /// households or users topic commits: then the next read shows the change, with or without
+        /// a consistency token. If a projection did not announce its commits, the reads below
+        /// would keep the cached answer and the polls would give up.
+        @Test func cachedHouseholdReadsFollowEveryChange() async throws {
+            try await ServiceProcess.with("gateway") { gateway in
+                let (user, id) = try await GatewayUser.withHousehold(gateway, name: "Before")
+                let householdURL = gateway.baseURL.appendingPathComponent("v1/households/\(id)")
+                let hitsBefore = try await Self.householdCacheHits(gateway)
+                let first = try await HTTPTestClient.send("GET", householdURL, headers: user.headers)
+                let second = try await HTTPTestClient.send("GET", householdURL, headers: user.headers)
+                #expect(first.status == 200 && second.status == 200)
+                #expect(second.body == first.body)
+                #expect(second.header("Content-Type") == "application/json; charset=utf-8")
+                #expect(try await Self.householdCacheHits(gateway) > hitsBefore)
+
+                // Another user is not served the member's cached answer.
+                let stranger = try await GatewayUser.signIn(gateway)
+                #expect(try await HTTPTestClient.send("GET", householdURL, headers: stranger.headers).status == 404)
+
+                // households: a rename without a token shows once projected.
+                let upsertURL = gateway.baseURL.appendingPathComponent("v1/households/upsert")
+                let renamed = try await HTTPTestClient.postJSON(upsertURL, ["household_id": id, "name": "After", "prefs": ["adults": 2]], headers: user.headers)
+                #expect(renamed.status == 200)
+                let renameShown = try await KafkaTestEnvironment.eventually(timeout: .seconds(10)) {
+                    try await HTTPTestClient.send("GET", householdURL, headers: user.headers).json["name"] as? String == "After"
+                }
+                #expect(renameShown)
+
+                // household_members: a new member shows once projected.
+                let added = try await HTTPTestClient.postJSON(
+                    householdURL.appendingPathComponent("members"), ["name": "Ada", "role": "child", "birthdate": "2020-02-02"], headers: user.headers)
+                #expect(added.status == 200 || added.status == 201)
+                let memberShown = try await KafkaTestEnvironment.eventually(timeout: .seconds(10)) {
+                    let members = try await HTTPTestClient.send("GET", householdURL, headers: user.headers).json["members"] as? [[String: Any]]
+                    return members?.contains { $0["name"] as? String == "Ada" } == true
+                }
+                #expect(memberShown)
+
+                // With a consistency token the read shows the write at once, cached answer or not.
+                _ = try await HTTPTestClient.send("GET", householdURL, headers: user.headers)
+                let again = try await HTTPTestClient.postJSON(upsertURL, ["household_id": id, "name": "Again", "prefs": ["adults": 3]], headers: user.headers)
+                let position = try #require(again.json["position"] as? String)
+                let read = try await HTTPTestClient.send("GET", householdURL, headers: user.headers(["X-Consistency-Token": position]))
+                #expect(read.json["name"] as? String == "Again")
+                #expect((read.json["prefs"] as? [String: Any])?["adults"] as? Int == 3)
+            }
+        }
+
+        static func householdCacheHits(_ gateway: ServiceProcess) async throws -> Double {
+            let (_, body) = try await HTTPTestClient.get(gateway.baseURL.appendingPathComponent("metrics"))
+            let prefix = #"hearth_household_read_cache_total{result="hit"} "#
+            let line = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(prefix) }
+            return line.flatMap { Double($0.dropFirst(prefix.count)) } ?? 0
+        }
+
         @Test func metricsExposeTheBackboneFamilies() async throws {
             try await ServiceProcess.with("gateway") { gateway in
                 let user = try await GatewayUser.signIn(gateway)

@@ -2,26 +2,26 @@
 /// lookups promote from the older generation to the current one, and when the current generation
 /// is full the older one is dropped whole. Recently used entries survive, memory stays below
 /// `2 × capacity` entries, and every operation is O(1). Not synchronised: its owner locks.
-struct RecentlyUsed<Key: Hashable, Value> {
+public struct RecentlyUsed<Key: Hashable, Value> {
     /// Entries per generation; 0 keeps nothing.
-    let capacity: Int
+    public let capacity: Int
     private var current: [Key: Value] = [:]
     private var previous: [Key: Value] = [:]
 
-    init(capacity: Int) {
+    public init(capacity: Int) {
         self.capacity = max(0, capacity)
     }
 
-    var count: Int { current.count + previous.count }
+    public var count: Int { current.count + previous.count }
 
-    mutating func value(for key: Key) -> Value? {
+    public mutating func value(for key: Key) -> Value? {
         if let value = current[key] { return value }
         guard let value = previous.removeValue(forKey: key) else { return nil }
         insert(value, for: key)
         return value
     }
 
-    mutating func insert(_ value: Value, for key: Key) {
+    public mutating func insert(_ value: Value, for key: Key) {
         guard capacity > 0 else { return }
         if current.count >= capacity, current[key] == nil {
             previous = current
@@ -31,7 +31,7 @@ struct RecentlyUsed<Key: Hashable, Value> {
         current[key] = value
     }
 
-    mutating func removeAll() {
+    public mutating func removeAll() {
         current = [:]
         previous = [:]
     }
