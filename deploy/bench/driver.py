@@ -741,6 +741,8 @@ def cmd_report(args):
             pcols = (f"{fmt(pr['ok_rps'], 0):>10} {fmt(pr['p50_ms'], 2):>8} {fmt(pr['p99_ms'], 2):>8}" if pr else f"{'—':>10} {'':>8} {'':>8}")
             ratio = f"{hr['ok_rps'] / pr['ok_rps']:.1f}×" if hr and pr and pr["ok_rps"] else "—"
             p(f"{call:<18}{c:>5} | {hcols} | {pcols} | {ratio:>7}  ≥ {targets[call]:.0f}× peer req/s")
+    p("  (household_read repeats one read with no writes meanwhile: Hearth answers it from its household cache,")
+    p("   valid until a households/users projection commits; the peer queries Postgres every time)")
     p("  (req/s counts 2xx answers only; upsert = update of the bench user's one household, whose 200 on Hearth")
     p("   is sent after Kafka acknowledged the event; the peer updates one row in Postgres)")
     p("  (recipe_search repeats one query: after its first request Hearth answers from its result cache, valid until")
