@@ -1,15 +1,23 @@
 public struct KafkaProducerConfiguration: Sendable {
     public var bootstrapServers: String
     public var clientId: String
-    /// Batching delay; small because Hearth's writes wait on the acknowledgement.
-    public var lingerMs: Int = 2
+    /// Batching delay. 0 by default: Hearth's writes wait on the acknowledgement, and with one
+    /// request in flight (`maxInFlightRequests`) batches form anyway while it is answered.
+    public var lingerMs: Int = 0
+    /// Produce requests in flight per broker connection. With 1, a lone message goes out at once,
+    /// and under load the messages that arrive while a request is out go together in the next one:
+    /// low latency when idle, batching when busy, without a fixed `linger.ms` delay. (With many in
+    /// flight and no linger, every message would be its own request: measured against the dev
+    /// broker, half the throughput of 16 concurrent writers.) Idempotence allows at most 5.
+    public var maxInFlightRequests: Int = 1
     /// Raw librdkafka properties, applied last (they override everything above).
     public var additional: [String: String] = [:]
 
-    public init(bootstrapServers: String, clientId: String, lingerMs: Int = 2, additional: [String: String] = [:]) {
+    public init(bootstrapServers: String, clientId: String, lingerMs: Int = 0, maxInFlightRequests: Int = 1, additional: [String: String] = [:]) {
         self.bootstrapServers = bootstrapServers
         self.clientId = clientId
         self.lingerMs = lingerMs
+        self.maxInFlightRequests = maxInFlightRequests
         self.additional = additional
     }
 
@@ -21,6 +29,7 @@ public struct KafkaProducerConfiguration: Sendable {
             "enable.idempotence": "true",
             "acks": "all",
             "linger.ms": String(lingerMs),
+            "max.in.flight.requests.per.connection": String(maxInFlightRequests),
         ]
         properties.merge(additional) { _, new in new }
         return properties

@@ -16,8 +16,8 @@ public struct ServiceSettings: Sendable {
     public var logFormat: LogFormat
     public var runDirectory: String
     public var projection: ProjectionOptions
-    /// `linger.ms` of the shared producer (`HEARTH_PRODUCER_LINGER_MS`). 0 roughly halves a lone write's
-    /// latency, but under concurrent writes the batching of 2 ms gives more throughput.
+    /// `linger.ms` of the shared producer (`HEARTH_PRODUCER_LINGER_MS`, default 0: it batches while a
+    /// request is in flight instead, see `KafkaProducerConfiguration.maxInFlightRequests`).
     public var producerLingerMs: Int
     public var environment: EnvironmentReader
 
@@ -52,7 +52,7 @@ public struct ServiceSettings: Sendable {
             logFormat: format,
             runDirectory: environment.string("HEARTH_RUN_DIR", default: ".run"),
             projection: projection,
-            producerLingerMs: try environment.int("HEARTH_PRODUCER_LINGER_MS", default: 2, range: 0...1_000),
+            producerLingerMs: try environment.int("HEARTH_PRODUCER_LINGER_MS", default: 0, range: 0...1_000),
             environment: environment)
     }
 }
