@@ -31,13 +31,11 @@ final class HouseholdResponseCache: Sendable {
         bodies = ReadModelCache(capacity: capacity, watching: watched)
     }
 
-    var isEnabled: Bool { bodies.capacity > 0 }
-
     /// The body for `key`: cached, unless `bypassing` (a read that waited for a write must see it,
     /// even before this process heard of the change), else the one `read` encodes; nil when
     /// `read` finds nothing to show (not cached).
     func body(for key: Key, bypassing: Bool, read: () async throws -> ByteBuffer?) async throws -> ByteBuffer? {
-        if isEnabled, !bypassing {
+        if bodies.capacity > 0, !bypassing {
             if let cached = bodies.value(for: key) {
                 hits.increment()
                 return cached
@@ -57,6 +55,4 @@ final class HouseholdResponseCache: Sendable {
             headers: [.contentType: contentType, .contentLength: String(body.readableBytes)],
             body: .init(byteBuffer: body))
     }
-
-    var count: Int { bodies.count }
 }
