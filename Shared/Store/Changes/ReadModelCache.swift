@@ -16,6 +16,15 @@ public final class ReadModelCache<Key: Hashable & Sendable, Value: Sendable>: Se
         /// The stamp every entry was read under.
         var stamp: UInt64
         var entries: RecentlyUsed<Key, Value>
+
+        /// Moves to stamp `now`, forgetting the entries read under another. True: they were kept.
+        @discardableResult
+        mutating func keepsEntries(at now: UInt64) -> Bool {
+            guard stamp != now else { return true }
+            entries.removeAll()
+            stamp = now
+            return false
+        }
     }
 
     /// Entries per generation of `RecentlyUsed`; 0 turns the cache off.
@@ -46,24 +55,14 @@ public final class ReadModelCache<Key: Hashable & Sendable, Value: Sendable>: Se
     /// The value stored for `key`, if nothing watched changed since it was read.
     public func value(for key: Key) -> Value? {
         guard let now = readStamp else { return nil }
-        return stored.withLock { stored in
-            guard stored.stamp == now else {
-                stored.entries.removeAll()
-                stored.stamp = now
-                return nil
-            }
-            return stored.entries.value(for: key)
-        }
+        return stored.withLock { stored in stored.keepsEntries(at: now) ? stored.entries.value(for: key) : nil }
     }
 
     /// Keeps `value` if nothing watched changed since `readUnder`, the stamp its read started with.
     public func store(_ value: Value, for key: Key, readUnder: UInt64) {
         guard let now = readStamp, now == readUnder else { return }
         stored.withLock { stored in
-            if stored.stamp != now {
-                stored.entries.removeAll()
-                stored.stamp = now
-            }
+            stored.keepsEntries(at: now)
             stored.entries.insert(value, for: key)
         }
     }

@@ -95,9 +95,7 @@ extension BackboneSuite {
 
         static func householdCacheHits(_ gateway: ServiceProcess) async throws -> Double {
             let (_, body) = try await HTTPTestClient.get(gateway.baseURL.appendingPathComponent("metrics"))
-            let prefix = #"hearth_household_read_cache_total{result="hit"} "#
-            let line = String(decoding: body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(prefix) }
-            return line.flatMap { Double($0.dropFirst(prefix.count)) } ?? 0
+            return NotifierMetricFamilies.sample(String(decoding: body, as: UTF8.self), #"hearth_household_read_cache_total{result="hit"}"#) ?? 0
         }
 
         @Test func metricsExposeTheBackboneFamilies() async throws {

@@ -56,9 +56,18 @@ extension BackboneSuite {
             try await Self.drop(database)
         }
 
+        /// `WITH (FORCE)` cannot end an autovacuum worker that has just started on the database
+        /// (it runs as the superuser, the tests as `hearth`); such a worker leaves within moments.
         static func drop(_ database: String) async throws {
             try await TestEnvironment.withPostgres { client in
-                _ = try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(database) WITH (FORCE)"), logger: TestEnvironment.logger)
+                for attempt in 1...10 {
+                    do {
+                        _ = try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(database) WITH (FORCE)"), logger: TestEnvironment.logger)
+                        return
+                    } catch where attempt < 10 {
+                        try await Task.sleep(for: .milliseconds(500))
+                    }
+                }
             }
         }
     }
