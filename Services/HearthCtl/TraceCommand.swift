@@ -19,13 +19,15 @@ struct TraceCommand: AsyncParsableCommand {
 
     func run() async throws {
         let id = id
+        // Compared as a uuid, so that the event id index answers; text that is no uuid matches no event id.
+        let eventId = UUID(uuidString: id)
         let logger = CLILogging.logger()
         let events = try await connection.withPostgres(logger: logger) { client in
             let rows = try await client.query(
                 #"""
                 WITH chains AS (
                     SELECT DISTINCT correlation_id FROM event_log
-                    WHERE correlation_id = \#(id) OR key = \#(id) OR event_id::text = lower(\#(id))
+                    WHERE correlation_id = \#(id) OR key = \#(id) OR event_id = \#(eventId)
                 )
                 SELECT topic, partition, "offset", envelope::text FROM event_log
                 WHERE correlation_id IN (SELECT correlation_id FROM chains)

@@ -38,7 +38,7 @@ public struct EventLogProjection: Projection {
         try await connection.query(
             """
             INSERT INTO event_log (topic, partition, "offset", event_id, type, version, key, correlation_id, causation_id, source, occurred_at, envelope)
-            SELECT topic, partition, off, id::uuid, type, version, key, correlation_id, NULLIF(causation_id, ''), source, occurred::timestamptz, envelope::jsonb
+            SELECT topic, partition, off, id::uuid, type, version, key, correlation_id, NULLIF(causation_id, ''), source, occurred::timestamptz, envelope::json
             FROM unnest(\(topics)::text[], \(partitions)::int[], \(offsets)::bigint[], \(ids)::text[], \(types)::text[], \(versions)::int[],
                         \(keys)::text[], \(correlations)::text[], \(causations)::text[], \(sources)::text[], \(times)::text[], \(envelopes)::text[])
                  AS v(topic, partition, off, id, type, version, key, correlation_id, causation_id, source, occurred, envelope)

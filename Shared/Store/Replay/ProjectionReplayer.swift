@@ -282,6 +282,14 @@ public struct ProjectionReplayer: Sendable {
         for table in projection.tables {
             let name = SQLIdentifier.quoted(table)
             try await connection.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(quoted).\(name) (LIKE public.\(name) INCLUDING ALL)"), logger: logger)
+            // LIKE copies no storage parameters (a fillfactor, say); the swapped-in table must keep them.
+            let options = try await connection.query(
+                "SELECT coalesce(array_to_string(reloptions, ', '), '') FROM pg_class WHERE oid = to_regclass(\("public." + name))",
+                logger: logger
+            ).collect().first?.decode(String.self) ?? ""
+            if !options.isEmpty {
+                try await connection.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(quoted).\(name) SET (\(options))"), logger: logger)
+            }
         }
     }
 

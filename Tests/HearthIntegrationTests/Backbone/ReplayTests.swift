@@ -1,6 +1,7 @@
 import Foundation
 import HearthEvents
 import HearthKafka
+import PostgresNIO
 import Testing
 
 extension BackboneSuite {
@@ -24,6 +25,13 @@ extension BackboneSuite {
                 #expect(result.output.contains(": read from kafka"))
                 let before = try #require(result.output.split(separator: "\n").first { $0.contains("checksum before") })
                 #expect(before.contains("households="))
+                // The swapped-in table keeps the live table's storage parameters (its fillfactor).
+                try await TestEnvironment.withPostgres { client in
+                    let options = try await client.query(
+                        "SELECT coalesce(array_to_string(reloptions, ','), '') FROM pg_class WHERE oid = 'public.households'::regclass"
+                    ).collect().first?.decode(String.self)
+                    #expect(options == "fillfactor=70")
+                }
             }
         }
 

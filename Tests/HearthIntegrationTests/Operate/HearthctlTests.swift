@@ -55,6 +55,12 @@ extension BackboneSuite {
                 #expect(steps.count == 3 && steps[0].hasPrefix("household.upserted"))
                 #expect(steps.count == 3 && steps[1].hasPrefix("   └─ household.upserted") && steps[1].contains("+"))
                 #expect(steps.count == 3 && steps[2].hasPrefix("      └─ household.upserted"))
+
+                // Any one event's id, in either case, finds its whole chain.
+                let byEventId = try await CommandLineTool.run(["trace", chain[1].metadata.id.uuidString.uppercased(), "--json"])
+                #expect(byEventId.status == 0, "\(byEventId.errors)")
+                let traced = (try? JSONSerialization.jsonObject(with: Data(byEventId.output.utf8)) as? [[String: Any]]) ?? []
+                #expect(Set(traced.compactMap { $0["id"] as? String }) == Set(chain.map { $0.metadata.id.uuidString.lowercased() }))
             }
 
             let missing = try await CommandLineTool.run(["trace", "no-such-correlation-\(UUID())"])
