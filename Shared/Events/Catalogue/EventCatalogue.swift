@@ -40,6 +40,8 @@ public struct EventCatalogue: Sendable {
         let payloadType: any EventPayload.Type
         let decodeCurrent: @Sendable (Data, JSONDecoder) throws -> DecodedEvent
         let decodePayload: @Sendable (Data, JSONDecoder) throws -> any EventPayload
+        /// The hand reader of a `RawReadablePayload`, tried before the decoder.
+        let readPayload: (@Sendable ([UInt8], Range<Int>) -> (any EventPayload)?)?
     }
 
     private var latest: [String: Entry] = [:]
@@ -58,8 +60,14 @@ public struct EventCatalogue: Sendable {
                 let envelope = try decoder.decode(Envelope<P>.self, from: data)
                 return DecodedEvent(metadata: envelope.metadata, payload: envelope.data)
             },
-            decodePayload: { data, decoder in try decoder.decode(P.self, from: data) }
+            decodePayload: { data, decoder in try decoder.decode(P.self, from: data) },
+            readPayload: Self.handReader(of: P.self)
         )
+    }
+
+    private static func handReader<P: EventPayload>(of payload: P.Type) -> (@Sendable ([UInt8], Range<Int>) -> (any EventPayload)?)? {
+        guard let readable = payload as? any RawReadablePayload.Type else { return nil }
+        return { bytes, range in readable.read(bytes, in: range) }
     }
 
     public var eventTypes: [String] { latest.keys.sorted() }
@@ -111,6 +119,9 @@ public struct EventCatalogue: Sendable {
         guard let entry = latest[metadata.type] else { return .unknownType(metadata) }
         let current = entry.payloadType.version
         if metadata.version == current {
+            if let read = entry.readPayload, let payload = read(bytes, raw.payload) {
+                return .event(DecodedEvent(metadata: metadata, payload: payload))
+            }
             do {
                 return .event(DecodedEvent(metadata: metadata, payload: try entry.decodePayload(Data(bytes[raw.payload]), decoder)))
             } catch {

@@ -45,6 +45,31 @@ public enum RawJSON {
         }
     }
 
+    /// The ranges of the elements of the array that is exactly `bytes[range]` (whitespace around
+    /// allowed). Nil when that text is not one array.
+    public static func elementRanges(ofArrayIn range: Range<Int>, of bytes: [UInt8]) -> [Range<Int>]? {
+        var scanner = Scanner(bytes: bytes, index: range.lowerBound)
+        scanner.skipWhitespace()
+        guard scanner.consume(UInt8(ascii: "[")) else { return nil }
+        var elements: [Range<Int>] = []
+        scanner.skipWhitespace()
+        if !scanner.consume(UInt8(ascii: "]")) {
+            while true {
+                scanner.skipWhitespace()
+                let start = scanner.index
+                guard scanner.skipValue() else { return nil }
+                elements.append(start..<scanner.index)
+                scanner.skipWhitespace()
+                if scanner.consume(UInt8(ascii: ",")) { continue }
+                guard scanner.consume(UInt8(ascii: "]")) else { return nil }
+                break
+            }
+        }
+        // Only the range's own trailing whitespace: what follows it is someone else's.
+        while scanner.index < range.upperBound, isWhitespace(bytes[scanner.index]) { scanner.index += 1 }
+        return scanner.index == range.upperBound ? elements : nil
+    }
+
     /// The value at a path of object keys (`["data", "data"]`): its byte range, or nil.
     public static func range(at path: [String], of bytes: [UInt8]) -> Range<Int>? {
         var range = 0..<bytes.count

@@ -50,8 +50,6 @@ public struct HouseholdsProjection: Projection {
             }
         }
         guard !order.isEmpty else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         var ids: [UUID] = [], names: [String] = [], hasName: [Bool] = [], prefs: [String] = [], versions: [Int32] = []
         var users: [String] = [], hasUser: [Bool] = [], changes: [Int32] = [], created: [String] = [], updated: [String] = [], eventIds: [UUID] = []
         for id in order {
@@ -59,7 +57,7 @@ public struct HouseholdsProjection: Projection {
             ids.append(id)
             names.append(row.event.name ?? "")
             hasName.append(row.event.name != nil)
-            prefs.append(String(decoding: try encoder.encode(row.event.prefs), as: UTF8.self))
+            prefs.append(row.event.prefs.jsonText)
             versions.append(Int32(row.event.householdVersion))
             users.append(row.event.userId ?? "")
             hasUser.append(row.event.userId != nil)
@@ -68,14 +66,31 @@ public struct HouseholdsProjection: Projection {
             updated.append(Timestamp.format(row.updatedAt))
             eventIds.append(row.eventId)
         }
+        // Rows that exist are changed by a plain UPDATE and only new ones go through INSERT: an
+        // `ON CONFLICT DO UPDATE` locks each existing row first, one more WAL record per event.
+        // The INSERT keeps its conflict clause for a row another writer creates meanwhile.
         try await connection.query(
             """
+            WITH v AS (
+                SELECT * FROM unnest(\(ids)::uuid[], \(names)::text[], \(hasName)::bool[], \(prefs)::text[], \(versions)::int[],
+                                     \(users)::text[], \(hasUser)::bool[], \(changes)::int[], \(created)::text[], \(updated)::text[], \(eventIds)::uuid[])
+                    AS v(id, name, has_name, prefs, version, user_id, has_user, changes, created, updated, event_id)
+            ), changed AS (
+                UPDATE households h SET
+                    name = CASE WHEN v.has_name THEN v.name END,
+                    prefs = v.prefs::jsonb,
+                    version = GREATEST(h.version, v.version),
+                    user_id = COALESCE(CASE WHEN v.has_user THEN v.user_id END, h.user_id),
+                    changes = h.changes + v.changes,
+                    updated_at = v.updated::timestamptz,
+                    last_event_id = v.event_id
+                FROM v WHERE h.household_id = v.id
+                RETURNING h.household_id
+            )
             INSERT INTO households (household_id, name, prefs, version, user_id, changes, created_at, updated_at, last_event_id)
             SELECT id, CASE WHEN has_name THEN name END, prefs::jsonb, version, CASE WHEN has_user THEN user_id END,
                    changes, created::timestamptz, updated::timestamptz, event_id
-            FROM unnest(\(ids)::uuid[], \(names)::text[], \(hasName)::bool[], \(prefs)::text[], \(versions)::int[],
-                        \(users)::text[], \(hasUser)::bool[], \(changes)::int[], \(created)::text[], \(updated)::text[], \(eventIds)::uuid[])
-                 AS v(id, name, has_name, prefs, version, user_id, has_user, changes, created, updated, event_id)
+            FROM v WHERE NOT EXISTS (SELECT 1 FROM changed WHERE changed.household_id = v.id)
             ON CONFLICT (household_id) DO UPDATE SET
                 name = EXCLUDED.name,
                 prefs = EXCLUDED.prefs,
