@@ -30,11 +30,13 @@ struct OrchestratorAssembly {
         let router = try ModelRouter.fromEnvironment(
             host.settings.environment.values, ledger: PostgresBudgetLedger(client: host.postgres, logger: logger),
             httpClient: HTTPClient.shared, logger: logger)
-        // Run events get their own producer: a 1 ms linger (the shared one batches for 2 ms), and
-        // it stops after the consumer, so runs finishing during shutdown still flush.
+        // Run events get their own producer, which stops after the consumer, so runs finishing
+        // during shutdown still flush. Several requests in flight: a run's later events do not
+        // wait for the broker to acknowledge its first ones, a round trip inside the stream.
         let runProducer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(
-                bootstrapServers: host.settings.kafkaBootstrap, clientId: "hearth-assist-orchestrator-runs", lingerMs: settings.lingerMs),
+                bootstrapServers: host.settings.kafkaBootstrap, clientId: "hearth-assist-orchestrator-runs", lingerMs: settings.lingerMs,
+                maxInFlightRequests: settings.maxInFlight),
             logger: logger)
         let search = try knowledgeSearch(host: host)
         let runner = AssistRunner(

@@ -6,7 +6,8 @@ import HearthRuntime
 /// |---|---|---|
 /// | HEARTH_ASSIST_MAX_CONCURRENT_RUNS | 32 | runs in flight at once in this process |
 /// | HEARTH_ASSIST_FETCH_WAIT_MS | 1 | Kafka `fetch.wait.max.ms` for `assist.requests` |
-/// | HEARTH_ASSIST_LINGER_MS | 0 | producer linger for run events (they batch while a request is in flight) |
+/// | HEARTH_ASSIST_LINGER_MS | 0 | producer linger for run events |
+/// | HEARTH_ASSIST_MAX_IN_FLIGHT | 5 | produce requests of run events in flight at once (1–5; order holds: the producer is idempotent) |
 /// | HEARTH_RUN_BUDGET_CENTS | 10 | spending cap of one run (the seed's $0.10) |
 /// | HEARTH_RUN_TOKEN_LIMIT | 2000 | token cap of one run |
 /// | HEARTH_ASSISTANT_ACTION_TTL_S | 86400 | how long an assistant's proposed action waits for a decision |
@@ -16,6 +17,7 @@ struct OrchestratorSettings: Sendable {
     var maxConcurrentRuns: Int
     var fetchWaitMs: Int
     var lingerMs: Int
+    var maxInFlight: Int
     var runBudgetCents: Int
     var runTokenLimit: Int
     var assistantActionLifetime: Int
@@ -26,6 +28,7 @@ struct OrchestratorSettings: Sendable {
             maxConcurrentRuns: try environment.int("HEARTH_ASSIST_MAX_CONCURRENT_RUNS", default: 32, range: 1...10_000),
             fetchWaitMs: try environment.int("HEARTH_ASSIST_FETCH_WAIT_MS", default: 1, range: 0...5_000),
             lingerMs: try environment.int("HEARTH_ASSIST_LINGER_MS", default: 0, range: 0...1_000),
+            maxInFlight: try environment.int("HEARTH_ASSIST_MAX_IN_FLIGHT", default: 5, range: 1...5),
             runBudgetCents: try environment.int("HEARTH_RUN_BUDGET_CENTS", default: 10, range: 0...1_000_000),
             runTokenLimit: try environment.int("HEARTH_RUN_TOKEN_LIMIT", default: 2000, range: 1...10_000_000),
             assistantActionLifetime: try environment.int("HEARTH_ASSISTANT_ACTION_TTL_S", default: 86_400, range: 1...30 * 86_400))
