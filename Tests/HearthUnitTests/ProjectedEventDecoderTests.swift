@@ -41,6 +41,17 @@ import Testing
         #expect(member.position == Self.position)
     }
 
+    /// The type header decides before the envelope is read: a projection passes over a busy
+    /// topic's other events without parsing them.
+    @Test func aTypeHeaderTheProjectionDoesNotReadSkipsTheEnvelopeUnread() throws {
+        let decoder = ProjectedEventDecoder(catalogue: .hearth, projection: MembersOnly(), logger: Logger(label: "test"))
+        #expect(try decoder.decode(position: Self.position, value: Array("not json at all".utf8), hint: (HouseholdUpserted.eventType, 1)) == nil)
+        // Read or not is the header's call, even when the body would say otherwise.
+        #expect(try decoder.decode(position: Self.position, value: Self.bytes(Self.added), hint: (HouseholdUpserted.eventType, 1)) == nil)
+        let member = try decoder.decode(position: Self.position, value: Self.bytes(Self.added), hint: (HouseholdMemberAdded.eventType, 1))
+        #expect(member?.payload as? HouseholdMemberAdded == Self.added)
+    }
+
     @Test func withoutAListEveryKnownTypeIsDecoded() throws {
         let decoder = ProjectedEventDecoder(catalogue: .hearth, projection: Everything(), logger: Logger(label: "test"))
         #expect(try decoder.decode(position: Self.position, value: Self.bytes(Self.upserted), hint: nil)?.payload as? HouseholdUpserted == Self.upserted)
