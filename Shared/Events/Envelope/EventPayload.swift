@@ -13,7 +13,8 @@ public protocol EventPayload: Codable, Sendable, Equatable {
 /// types, where `JSONDecoder` was most of a projection's CPU time.
 public protocol RawReadablePayload: EventPayload {
     /// The payload that is `bytes[range]`, or nil for anything but the plain form `JSONEncoder`
-    /// writes (escapes in numbers' place, a negative count, a missing field): the catalogue then
-    /// decodes it with `JSONDecoder`, so the answer, or the error, is the same either way.
+    /// writes (a negative or fractional number, a value of the wrong kind, a missing field): the
+    /// catalogue then decodes it with `JSONDecoder`, so the answer, or the error, is the same
+    /// either way.
     static func read(_ bytes: [UInt8], in range: Range<Int>) -> Self?
 }

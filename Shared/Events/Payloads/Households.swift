@@ -73,7 +73,7 @@ public struct HouseholdUpserted: EventPayload {
 extension HouseholdUpserted: RawReadablePayload {
     private static let keys = ["household_id", "household_version", "name", "prefs", "user_id"].map { Array($0.utf8) }
 
-    /// Every household upsert is read by three projections.
+    /// The `households` projection reads every upsert: the busiest reader of the busiest topic.
     public static func read(_ bytes: [UInt8], in range: Range<Int>) -> HouseholdUpserted? {
         guard let fields = RawJSON.fieldRanges(keys, inObjectAt: range.lowerBound, of: bytes),
               let householdId = fields[0].flatMap({ RawEnvelope.uuid(bytes[$0]) }),
