@@ -71,7 +71,8 @@ public struct HouseholdUpserted: EventPayload {
 }
 
 extension HouseholdUpserted: RawReadablePayload {
-    private static let keys = ["household_id", "household_version", "name", "prefs", "user_id"].map { Array($0.utf8) }
+    /// The `Codable` keys, in the order `read` takes their values.
+    private static let keys = [CodingKeys.householdId, .householdVersion, .name, .prefs, .userId].map { Array($0.stringValue.utf8) }
 
     /// The `households` projection reads every upsert: the busiest reader of the busiest topic.
     public static func read(_ bytes: [UInt8], in range: Range<Int>) -> HouseholdUpserted? {
@@ -106,7 +107,7 @@ extension HouseholdPrefs {
         return HouseholdPrefs(adults: adults, kidsAges: kidsAges, allergies: allergies, cuisines: cuisines)
     }
 
-    private static let prefsKeys = ["adults", "kidsAges", "allergies", "cuisines"].map { Array($0.utf8) }
+    private static let prefsKeys = [CodingKeys.adults, .kidsAges, .allergies, .cuisines].map { Array($0.stringValue.utf8) }
 
     private static func elements<T>(in range: Range<Int>, _ bytes: [UInt8], _ read: (ArraySlice<UInt8>) -> T?) -> [T]? {
         guard let ranges = RawJSON.elementRanges(ofArrayIn: range, of: bytes) else { return nil }

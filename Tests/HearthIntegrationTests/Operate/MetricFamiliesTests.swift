@@ -5,19 +5,6 @@ extension BackboneSuite {
     /// The notifier's `/metrics`: the reminder families issue dashboards are built from, next to
     /// the backbone families every executable has, all parseable as Prometheus text.
     @Suite struct NotifierMetricFamilies {
-        static func families(_ text: String) -> [String: String] {
-            var types: [String: String] = [:]
-            for line in text.split(separator: "\n") where line.hasPrefix("# TYPE ") {
-                let parts = line.split(separator: " ")
-                if parts.count == 4 { types[String(parts[2])] = String(parts[3]) }
-            }
-            return types
-        }
-
-        static func sample(_ text: String, _ series: String) -> Double? {
-            text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
-        }
-
         @Test func remindersDueSentAndFailedAreCountedPerChannel() async throws {
             try await NotifierStack.with { stack, notifiers in
                 let notifier = try #require(notifiers.first)
@@ -30,12 +17,12 @@ extension BackboneSuite {
                     let (status, body) = try await HTTPTestClient.get(notifier.baseURL.appendingPathComponent("metrics"))
                     #expect(status == 200)
                     text = String(decoding: body, as: UTF8.self)
-                    if (Self.sample(text, #"hearth_reminders_sent_total{channel="inbox"}"#) ?? 0) >= 1 { break }
+                    if (PrometheusText.sample(text, #"hearth_reminders_sent_total{channel="inbox"}"#) ?? 0) >= 1 { break }
                     try await Task.sleep(for: .milliseconds(300))
                 }
-                #expect((Self.sample(text, #"hearth_reminders_sent_total{channel="inbox"}"#) ?? 0) >= 1, "\(text)")
+                #expect((PrometheusText.sample(text, #"hearth_reminders_sent_total{channel="inbox"}"#) ?? 0) >= 1, "\(text)")
 
-                let types = Self.families(text)
+                let types = PrometheusText.families(text)
                 let expected: [String: String] = [
                     "hearth_reminders_due": "gauge", "hearth_reminders_sent_total": "counter", "hearth_reminders_failed_total": "counter",
                     "hearth_events_consumed_total": "counter", "hearth_projection_lag": "gauge",
@@ -43,7 +30,7 @@ extension BackboneSuite {
                     "hearth_http_requests_total": "counter",
                 ]
                 for (family, type) in expected { #expect(types[family] == type, "\(family): \(types[family] ?? "missing")") }
-                #expect(Self.sample(text, #"hearth_reminders_failed_total{channel="apns"}"#) != nil, "failures are registered at zero")
+                #expect(PrometheusText.sample(text, #"hearth_reminders_failed_total{channel="apns"}"#) != nil, "failures are registered at zero")
                 for line in text.split(separator: "\n") where !line.hasPrefix("#") {
                     #expect(Double(line.split(separator: " ").last ?? "") != nil, "unparsable sample: \(line)")
                 }
