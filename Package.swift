@@ -264,7 +264,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "HearthUnitTests",
-            dependencies: ["HearthEvents", "HearthDomain", "HearthContent", "HearthStore", "HearthKafka", "HearthReadModels", "HearthAssist", "HearthKnowledge", "HearthNotifications"],
+            dependencies: ["HearthEvents", "HearthDomain", "HearthContent", "HearthStore", "HearthKafka", "HearthReadModels", "HearthAssist", "HearthKnowledge", "HearthNotifications", "HearthRuntime"],
             path: "Tests/HearthUnitTests",
             swiftSettings: swiftSettings
         ),

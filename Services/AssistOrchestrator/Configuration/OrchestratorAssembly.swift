@@ -35,7 +35,7 @@ struct OrchestratorAssembly {
         // wait for the broker to acknowledge its first ones, a round trip inside the stream.
         let runProducer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(
-                bootstrapServers: host.settings.kafkaBootstrap, clientId: "hearth-assist-orchestrator-runs", lingerMs: settings.lingerMs,
+                bootstrapServers: host.settings.kafkaBootstrap, clientId: "hearth-assist-orchestrator-runs", lingerMs: settings.runEventLingerMs,
                 maxInFlightRequests: settings.maxInFlight),
             logger: logger)
         let search = try knowledgeSearch(host: host)

@@ -11,13 +11,13 @@ import ServiceLifecycle
 /// |---|---|---|
 /// | HEARTH_MONTHLY_QUOTA | 10 | runs per user per calendar month (UTC) |
 /// | HEARTH_ASSIST_FETCH_WAIT_MS | 1 | `fetch.wait.max.ms` of the `assist.events` follower |
-/// | HEARTH_ASSIST_LINGER_MS | 0 | producer linger for `assist.requested` (one message, awaited: nothing to batch) |
+/// | HEARTH_ASSIST_LINGER_MS | 0 | producer linger for `assist.requested`, in milliseconds (one message, awaited: nothing to batch) |
 /// | HEARTH_ASSIST_STREAM_IDLE_TIMEOUT_S | 300 | a stream with no event for this long ends |
 /// | HEARTH_ASSIST_HEARTBEAT_S | 15 | interval of the SSE `: heartbeat` comment |
 struct AssistSettings: Sendable {
     var monthlyQuota: Int
     var fetchWaitMs: Int
-    var lingerMs: Int
+    var lingerMs: Double
     var streamIdleTimeout: Duration
     var heartbeatInterval: Duration
 
@@ -26,7 +26,7 @@ struct AssistSettings: Sendable {
         return AssistSettings(
             monthlyQuota: try environment.int("HEARTH_MONTHLY_QUOTA", default: 10, range: 0...1_000_000),
             fetchWaitMs: try environment.int("HEARTH_ASSIST_FETCH_WAIT_MS", default: 1, range: 0...5_000),
-            lingerMs: try environment.int("HEARTH_ASSIST_LINGER_MS", default: 0, range: 0...1_000),
+            lingerMs: try environment.decimal("HEARTH_ASSIST_LINGER_MS", default: 0, range: 0...1_000),
             streamIdleTimeout: .seconds(try environment.int("HEARTH_ASSIST_STREAM_IDLE_TIMEOUT_S", default: 300, range: 1...86_400)),
             heartbeatInterval: .seconds(try environment.int("HEARTH_ASSIST_HEARTBEAT_S", default: 15, range: 1...3_600)))
     }

@@ -1,9 +1,12 @@
 public struct KafkaProducerConfiguration: Sendable {
     public var bootstrapServers: String
     public var clientId: String
-    /// Batching delay. 0 by default: Hearth's writes wait on the acknowledgement, and with one
-    /// request in flight (`maxInFlightRequests`) batches form anyway while it is answered.
-    public var lingerMs: Int = 0
+    /// Batching delay in milliseconds (librdkafka takes fractions: 0.25 is a quarter of one). 0 by
+    /// default: Hearth's writes wait on the acknowledgement, and with one request in flight
+    /// (`maxInFlightRequests`) batches form anyway while it is answered. A producer that streams
+    /// bursts of messages with several requests in flight wants a small linger (see the
+    /// orchestrator's run events).
+    public var lingerMs: Double = 0
     /// Produce requests in flight per broker connection. With 1, a lone message goes out at once,
     /// and under load the messages that arrive while a request is out go together in the next one:
     /// low latency when idle, batching when busy, without a fixed `linger.ms` delay. (With many in
@@ -13,7 +16,7 @@ public struct KafkaProducerConfiguration: Sendable {
     /// Raw librdkafka properties, applied last (they override everything above).
     public var additional: [String: String] = [:]
 
-    public init(bootstrapServers: String, clientId: String, lingerMs: Int = 0, maxInFlightRequests: Int = 1, additional: [String: String] = [:]) {
+    public init(bootstrapServers: String, clientId: String, lingerMs: Double = 0, maxInFlightRequests: Int = 1, additional: [String: String] = [:]) {
         self.bootstrapServers = bootstrapServers
         self.clientId = clientId
         self.lingerMs = lingerMs
@@ -28,10 +31,15 @@ public struct KafkaProducerConfiguration: Sendable {
             // Idempotence keeps retries from duplicating or reordering messages of a partition.
             "enable.idempotence": "true",
             "acks": "all",
-            "linger.ms": String(lingerMs),
+            "linger.ms": Self.milliseconds(lingerMs),
             "max.in.flight.requests.per.connection": String(maxInFlightRequests),
         ]
         properties.merge(additional) { _, new in new }
         return properties
+    }
+
+    /// librdkafka reads `linger.ms` as a float; whole values are written without a fraction.
+    static func milliseconds(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

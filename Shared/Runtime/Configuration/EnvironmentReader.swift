@@ -38,6 +38,20 @@ public struct EnvironmentReader: Sendable {
         return value
     }
 
+    /// A decimal number such as `0.25` (for settings finer than whole units, e.g. `linger.ms`).
+    public func decimal(_ name: String, default fallback: Double, range: ClosedRange<Double>) throws -> Double {
+        guard let text = optionalString(name) else { return fallback }
+        guard let value = Double(text), value.isFinite, range.contains(value) else {
+            throw ConfigurationError(variable: name, reason: "expected a number in \(Self.format(range.lowerBound))...\(Self.format(range.upperBound)), got \(text)")
+        }
+        return value
+    }
+
+    /// `2` rather than `2.0`; fractions as Swift prints them (`0.25`).
+    static func format(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
     public func list(_ name: String) -> [String] {
         (optionalString(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }

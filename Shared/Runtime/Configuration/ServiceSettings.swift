@@ -16,9 +16,9 @@ public struct ServiceSettings: Sendable {
     public var logFormat: LogFormat
     public var runDirectory: String
     public var projection: ProjectionOptions
-    /// `linger.ms` of the shared producer (`HEARTH_PRODUCER_LINGER_MS`, default 0: it batches while a
+    /// `linger.ms` of the shared producer (`HEARTH_PRODUCER_LINGER_MS`, milliseconds, fractions allowed; default 0: it batches while a
     /// request is in flight instead, see `KafkaProducerConfiguration.maxInFlightRequests`).
-    public var producerLingerMs: Int
+    public var producerLingerMs: Double
     public var environment: EnvironmentReader
 
     public static let defaultDatabaseURL = "postgres://hearth:hearth@127.0.0.1:55432/hearth"
@@ -52,7 +52,7 @@ public struct ServiceSettings: Sendable {
             logFormat: format,
             runDirectory: environment.string("HEARTH_RUN_DIR", default: ".run"),
             projection: projection,
-            producerLingerMs: try environment.int("HEARTH_PRODUCER_LINGER_MS", default: 0, range: 0...1_000),
+            producerLingerMs: try environment.decimal("HEARTH_PRODUCER_LINGER_MS", default: 0, range: 0...1_000),
             environment: environment)
     }
 }

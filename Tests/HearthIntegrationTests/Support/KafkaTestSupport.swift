@@ -40,7 +40,7 @@ enum KafkaTestEnvironment {
         return name
     }
 
-    static func producer(clientId: String = "hearth-tests", lingerMs: Int = 2) throws -> KafkaProducer {
+    static func producer(clientId: String = "hearth-tests", lingerMs: Double = 2) throws -> KafkaProducer {
         try KafkaProducer(
             configuration: KafkaProducerConfiguration(bootstrapServers: bootstrap(), clientId: clientId, lingerMs: lingerMs),
             logger: logger
