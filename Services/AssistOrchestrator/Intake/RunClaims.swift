@@ -1,4 +1,5 @@
 import Foundation
+import HearthStore
 import Logging
 import PostgresNIO
 
@@ -19,19 +20,44 @@ struct RunClaims: Sendable {
     /// second; the run would be repeated only if the request is also redelivered — a rare
     /// duplicate plan, never a lost one.
     func claim(runId: UUID, userId: UUID) async throws -> Bool {
-        let rows = try await client.query(
-            """
-            WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
-            INSERT INTO assist_run_claims (run_id, user_id, claimed_by)
-            SELECT \(runId), \(userId), \(instance) FROM relaxed
-            ON CONFLICT (run_id) DO NOTHING
-            RETURNING run_id
-            """, logger: logger)
-        for try await _ in rows.decode(UUID.self) { return true }
+        for try await _ in try await client.execute(Claim(runId: runId, userId: userId, instance: instance), logger: logger) { return true }
         return false
     }
 
     func markFinished(runId: UUID) async throws {
-        try await client.query("UPDATE assist_run_claims SET finished_at = now() WHERE run_id = \(runId)", logger: logger)
+        for try await _ in try await client.execute(Finish(runId: runId), logger: logger) {}
+    }
+
+    /// On the critical path of every run: prepared once per connection.
+    struct Claim: PreparedStatement {
+        static let sql = """
+            WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true))
+            INSERT INTO assist_run_claims (run_id, user_id, claimed_by)
+            SELECT $1, $2, $3 FROM relaxed
+            ON CONFLICT (run_id) DO NOTHING
+            RETURNING run_id
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.uuid, .uuid, .text]
+        typealias Row = UUID
+
+        var runId: UUID
+        var userId: UUID
+        var instance: String
+
+        var parameters: [any PostgresEncodable] { [runId, userId, instance] }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try row.decode(Row.self)
+        }
+    }
+
+    struct Finish: PreparedStatement {
+        static let sql = "UPDATE assist_run_claims SET finished_at = now() WHERE run_id = $1"
+        static let bindingDataTypes: [PostgresDataType] = [.uuid]
+        typealias Row = Void
+
+        var runId: UUID
+
+        var parameters: [any PostgresEncodable] { [runId] }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HearthDomain
 import HearthEvents
 import HearthRuntime
+import HearthStore
 import Logging
 import PostgresNIO
 
@@ -40,18 +41,8 @@ struct AssistHouseholdReader: Sendable {
     /// a 403 would confirm to a stranger that it exists. Without a household (or before its
     /// preferences are projected) the seed's sample family is used.
     func household(of user: UUID, requested: UUID?, on day: CalendarDay) async throws -> AssistHousehold {
-        let rows = try await client.query(
-            """
-            SELECT uh.household_id, h.prefs::text,
-                   (SELECT json_agg(json_build_object('name', m.name, 'role', m.role, 'birthdate', to_char(m.birthdate, 'YYYY-MM-DD'))
-                                    ORDER BY m.added_at, m.member_id)
-                    FROM household_members m WHERE m.household_id = uh.household_id)::text,
-                   (SELECT json_agg(DISTINCT pc.value) FROM profile_constraints pc WHERE pc.household_id = uh.household_id)::text
-            FROM user_households uh LEFT JOIN households h ON h.household_id = uh.household_id
-            WHERE uh.user_id = \(user)
-            """, logger: logger)
-        var found: (UUID, String?, String?, String?)?
-        for try await row in rows.decode((UUID, String?, String?, String?).self) { found = row }
+        var found: HouseholdRow.Row?
+        for try await row in try await client.execute(HouseholdRow(user: user), logger: logger) { found = row }
         guard let (householdId, prefsText, membersText, profileText) = found else {
             if requested != nil { throw APIError.notFound("household") }
             return .sample
@@ -74,6 +65,30 @@ struct AssistHouseholdReader: Sendable {
                 age: member.birthdate.flatMap(CalendarDay.init(isoDate:)).map { HouseholdMemberRules.age(bornOn: $0, on: day) })
         }
         return AssistHousehold(householdId: householdId, prefs: prefs, members: members)
+    }
+
+    /// On the critical path of every run: prepared once per connection.
+    struct HouseholdRow: PreparedStatement {
+        static let sql = """
+            SELECT uh.household_id, h.prefs::text,
+                   (SELECT json_agg(json_build_object('name', m.name, 'role', m.role, 'birthdate', to_char(m.birthdate, 'YYYY-MM-DD'))
+                                    ORDER BY m.added_at, m.member_id)
+                    FROM household_members m WHERE m.household_id = uh.household_id)::text,
+                   (SELECT json_agg(DISTINCT pc.value) FROM profile_constraints pc WHERE pc.household_id = uh.household_id)::text
+            FROM user_households uh LEFT JOIN households h ON h.household_id = uh.household_id
+            WHERE uh.user_id = $1
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.uuid]
+        /// Household id, prefs JSON, members JSON, allergens from the profile JSON.
+        typealias Row = (UUID, String?, String?, String?)
+
+        var user: UUID
+
+        var parameters: [any PostgresEncodable] { [user] }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try row.decode(Row.self)
+        }
     }
 
     static func merged(_ declared: [String], _ fromProfile: [String]) -> [String] {

@@ -1,5 +1,6 @@
 import Foundation
 import HearthDomain
+import HearthStore
 import Logging
 import PostgresNIO
 
@@ -35,28 +36,45 @@ struct MonthlyQuota: Sendable {
     /// fraction of a second's admissions, i.e. hand out a run or two again — cheaper than a
     /// fsync per request.
     func admit(_ user: UUID, today: CalendarDay) async throws -> Decision {
-        let month = Self.monthStart(of: today).isoDate
-        let rows = try await client.query(
-            """
-            WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true)),
-            admitted AS (
-                INSERT INTO assist_quota_usage (user_id, month, used)
-                SELECT \(user), \(month)::date, 1 FROM relaxed WHERE \(limit) > 0
-                ON CONFLICT (user_id, month) DO UPDATE SET used = assist_quota_usage.used + 1
-                    WHERE assist_quota_usage.used < \(limit)
-                RETURNING used
-            )
-            SELECT true, used FROM admitted
-            UNION ALL
-            SELECT false, coalesce((SELECT used FROM assist_quota_usage WHERE user_id = \(user) AND month = \(month)::date), 0)
-            """, logger: logger)
+        let rows = try await client.execute(
+            Admission(user: user, month: Self.monthStart(of: today).isoDate, limit: limit), logger: logger)
         var admittedUsed: Int?
         var storedUsed = 0
-        for try await (admitted, used) in rows.decode((Bool, Int32).self) {
+        for try await (admitted, used) in rows {
             if admitted { admittedUsed = Int(used) } else { storedUsed = Int(used) }
         }
         if let admittedUsed { return .admitted(used: admittedUsed) }
         return .exceeded(used: storedUsed)
+    }
+
+    /// On the critical path of every run: prepared once per connection.
+    struct Admission: PreparedStatement {
+        static let sql = """
+            WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true)),
+            admitted AS (
+                INSERT INTO assist_quota_usage (user_id, month, used)
+                SELECT $1, $2::date, 1 FROM relaxed WHERE $3 > 0
+                ON CONFLICT (user_id, month) DO UPDATE SET used = assist_quota_usage.used + 1
+                    WHERE assist_quota_usage.used < $3
+                RETURNING used
+            )
+            SELECT true, used FROM admitted
+            UNION ALL
+            SELECT false, coalesce((SELECT used FROM assist_quota_usage WHERE user_id = $1 AND month = $2::date), 0)
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.uuid, .text, .int8]
+        typealias Row = (Bool, Int32)
+
+        var user: UUID
+        /// The first day of the month, `YYYY-MM-DD`.
+        var month: String
+        var limit: Int
+
+        var parameters: [any PostgresEncodable] { [user, month, limit] }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try row.decode(Row.self)
+        }
     }
 
     /// Gives a run back when it was admitted but could not be started (the publish failed).

@@ -125,17 +125,31 @@ final class HouseholdReadModel: Sendable {
     /// (nil before their first upsert) and the stored version and preferences of the household
     /// the upsert will write (their own, else `firstHouseholdId`; nil when it does not exist yet).
     func upsertBasis(of user: UUID, firstHouseholdId: UUID) async throws -> UpsertBasis {
-        let rows = try await client.query(
-            """
-            SELECT u.household_id, h.version, h.prefs::text
-            FROM (SELECT 1) AS one
-            LEFT JOIN user_households u ON u.user_id = \(user)
-            LEFT JOIN households h ON h.household_id = COALESCE(u.household_id, \(firstHouseholdId))
-            """, logger: logger)
-        for try await (current, version, prefs) in rows.decode((UUID?, Int?, String?).self) {
+        for try await (current, version, prefs) in try await client.execute(UpsertBasisRow(user: user, firstHouseholdId: firstHouseholdId), logger: logger) {
             return UpsertBasis(currentHousehold: current, storedVersion: version, storedPrefsJSON: prefs)
         }
         return UpsertBasis(currentHousehold: nil, storedVersion: nil, storedPrefsJSON: nil)
+    }
+
+    /// Every upsert reads it before publishing: prepared once per connection.
+    struct UpsertBasisRow: PreparedStatement {
+        static let sql = """
+            SELECT u.household_id, h.version, h.prefs::text
+            FROM (SELECT 1) AS one
+            LEFT JOIN user_households u ON u.user_id = $1
+            LEFT JOIN households h ON h.household_id = COALESCE(u.household_id, $2)
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.uuid, .uuid]
+        typealias Row = (UUID?, Int?, String?)
+
+        var user: UUID
+        var firstHouseholdId: UUID
+
+        var parameters: [any PostgresEncodable] { [user, firstHouseholdId] }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            try row.decode(Row.self)
+        }
     }
 
     struct UpsertBasis: Sendable {

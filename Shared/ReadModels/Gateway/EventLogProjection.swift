@@ -35,14 +35,34 @@ public struct EventLogProjection: Projection {
             times.append(Timestamp.format(metadata.occurredAt))
             envelopes.append(String(decoding: event.value, as: UTF8.self))
         }
-        try await connection.query(
-            """
+        let insert = Insert(
+            topics: topics, partitions: partitions, offsets: offsets, ids: ids, types: types, versions: versions, keys: keys,
+            correlations: correlations, causations: causations, sources: sources, times: times, envelopes: envelopes)
+        for try await _ in try await connection.execute(insert, logger: logger) {}
+    }
+
+    /// Every batch of every topic is archived: prepared once per connection (for the few events
+    /// of a quiet moment, parsing and planning the insert cost more than running it).
+    struct Insert: PreparedStatement {
+        static let sql = """
             INSERT INTO event_log (topic, partition, "offset", event_id, type, version, key, correlation_id, causation_id, source, occurred_at, envelope)
             SELECT topic, partition, off, id::uuid, type, version, key, correlation_id, NULLIF(causation_id, ''), source, occurred::timestamptz, envelope::json
-            FROM unnest(\(topics)::text[], \(partitions)::int[], \(offsets)::bigint[], \(ids)::text[], \(types)::text[], \(versions)::int[],
-                        \(keys)::text[], \(correlations)::text[], \(causations)::text[], \(sources)::text[], \(times)::text[], \(envelopes)::text[])
+            FROM unnest($1::text[], $2::int[], $3::bigint[], $4::text[], $5::text[], $6::int[],
+                        $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
                  AS v(topic, partition, off, id, type, version, key, correlation_id, causation_id, source, occurred, envelope)
             ON CONFLICT (topic, partition, "offset") DO NOTHING
-            """, logger: logger)
+            """
+        static let bindingDataTypes: [PostgresDataType] = [
+            .textArray, .int4Array, .int8Array, .textArray, .textArray, .int4Array,
+            .textArray, .textArray, .textArray, .textArray, .textArray, .textArray,
+        ]
+        typealias Row = Void
+
+        var topics: [String], partitions: [Int32], offsets: [Int64], ids: [String], types: [String], versions: [Int32]
+        var keys: [String], correlations: [String], causations: [String], sources: [String], times: [String], envelopes: [String]
+
+        var parameters: [any PostgresEncodable] {
+            [topics, partitions, offsets, ids, types, versions, keys, correlations, causations, sources, times, envelopes]
+        }
     }
 }

@@ -46,16 +46,31 @@ struct OffsetStore: Sendable {
         let partitions = entries.map { Int32($0.key.partition) }
         let expected = entries.map(\.value.expected)
         let next = entries.map(\.value.next)
-        let rows = try await connection.query(
-            """
-            UPDATE projection_offsets o SET next_offset = v.next, updated_at = now()
-            FROM unnest(\(topics)::text[], \(partitions)::int[], \(expected)::bigint[], \(next)::bigint[]) AS v(topic, partition, expected, next)
-            WHERE o.projection = \(projection) AND o.topic = v.topic AND o.partition = v.partition AND o.next_offset = v.expected
-            RETURNING 1
-            """, logger: logger)
+        let rows = try await connection.execute(
+            Advance(projection: projection, topics: topics, partitions: partitions, expected: expected, next: next), logger: logger)
         var updated = 0
         for try await _ in rows { updated += 1 }
         if updated != entries.count { throw OffsetConflict() }
+    }
+
+    /// Every batch of every projection runs it: prepared once per connection.
+    struct Advance: PreparedStatement {
+        static let sql = """
+            UPDATE projection_offsets o SET next_offset = v.next, updated_at = now()
+            FROM unnest($1::text[], $2::int[], $3::bigint[], $4::bigint[]) AS v(topic, partition, expected, next)
+            WHERE o.projection = $5 AND o.topic = v.topic AND o.partition = v.partition AND o.next_offset = v.expected
+            RETURNING 1
+            """
+        static let bindingDataTypes: [PostgresDataType] = [.textArray, .int4Array, .int8Array, .int8Array, .text]
+        typealias Row = Void
+
+        var projection: String
+        var topics: [String]
+        var partitions: [Int32]
+        var expected: [Int64]
+        var next: [Int64]
+
+        var parameters: [any PostgresEncodable] { [topics, partitions, expected, next, projection] }
     }
 
     /// Sets offsets outright (after a rebuild swaps tables in).
