@@ -45,10 +45,6 @@ struct RunClaims: Sendable {
         var instance: String
 
         var parameters: [any PostgresEncodable] { [runId, userId, instance] }
-
-        func decodeRow(_ row: PostgresRow) throws -> Row {
-            try row.decode(Row.self)
-        }
     }
 
     struct Finish: PreparedStatement {

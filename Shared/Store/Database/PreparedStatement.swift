@@ -28,6 +28,13 @@ extension PreparedStatement {
     }
 }
 
+extension PreparedStatement where Row: PostgresDecodable {
+    /// A one-column row.
+    public func decodeRow(_ row: PostgresRow) throws -> Row {
+        try row.decode(Row.self)
+    }
+}
+
 extension PreparedStatement where Row == Void {
     /// A statement run for its effect: its rows, if any, carry nothing to read.
     public func decodeRow(_ row: PostgresRow) throws {}

@@ -15,7 +15,6 @@ import Testing
         var name: String
         var count: Int
         var parameters: [any PostgresEncodable] { [name, count] }
-        func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
     }
 
     @Test func parametersAreBoundInTheirDeclaredOrder() throws {
