@@ -16,8 +16,9 @@ public struct ServiceSettings: Sendable {
     public var logFormat: LogFormat
     public var runDirectory: String
     public var projection: ProjectionOptions
-    /// `linger.ms` of the shared producer (`HEARTH_PRODUCER_LINGER_MS`, milliseconds, fractions allowed; default 0: it batches while a
-    /// request is in flight instead, see `KafkaProducerConfiguration.maxInFlightRequests`).
+    /// `linger.ms` of the shared producer (`HEARTH_PRODUCER_LINGER_MS`, milliseconds, fractions
+    /// allowed; default 0: it batches while a request is in flight instead, see
+    /// `KafkaProducerConfiguration.maxInFlightRequests`).
     public var producerLingerMs: Double
     public var environment: EnvironmentReader
 

@@ -9,7 +9,7 @@ import Testing
 /// or Postgres would read a parameter as another type than the one sent.
 @Suite struct PreparedStatementTests {
     struct Lookup: PreparedStatement {
-        static let sql = "SELECT $1::text || $2::text"
+        static let sql = "SELECT repeat($1, $2::int)"
         static let bindingDataTypes: [PostgresDataType] = [.text, .int8]
         typealias Row = String
         var name: String
