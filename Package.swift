@@ -130,8 +130,12 @@ let package = Package(
             providers: [.apt(["libopenblas-dev"])]
         ),
         .target(
+            name: "CEncoderKernels",
+            path: "Shared/CEncoderKernels"
+        ),
+        .target(
             name: "HearthEmbeddings",
-            dependencies: ["COpenBLAS"],
+            dependencies: ["COpenBLAS", "CEncoderKernels"],
             path: "Shared/Embeddings",
             swiftSettings: swiftSettings
         ),
@@ -270,7 +274,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HearthEmbeddingTests",
-            dependencies: ["HearthEmbeddings"],
+            dependencies: ["HearthEmbeddings", "CEncoderKernels"],
             path: "Tests/HearthEmbeddingTests",
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings

@@ -1,3 +1,4 @@
+import CEncoderKernels
 import COpenBLAS
 #if canImport(Glibc)
 import Glibc
@@ -34,6 +35,22 @@ enum Kernels {
                       b: UnsafePointer<Float>, ldb: Int, transB: Bool,
                       c: UnsafeMutablePointer<Float>, ldc: Int, beta: Float) {
         sgemm(m, n, k, alpha: alpha, a: UnsafePointer(a), lda: lda, b: b, ldb: ldb, transB: transB, c: c, ldc: ldc, beta: beta)
+    }
+
+    /// Up to this many rows (tokens) a layer's product reads its packed weight in place
+    /// (`hearth_linear_accumulate`); beyond it OpenBLAS's sgemm is as fast, its own packing of
+    /// the weight paid for by the many rows, and it can use several threads.
+    static let packedLinearMaxRows = 48
+
+    /// C[m, outputs] += A[m, inputs] · Wᵀ.
+    @inline(__always)
+    static func linear(_ m: Int, a: UnsafeMutablePointer<Float>, lda: Int, weight: LinearWeight,
+                       c: UnsafeMutablePointer<Float>, ldc: Int) {
+        if m <= packedLinearMaxRows, let packed = weight.packed,
+           hearth_linear_accumulate(Int32(m), Int32(weight.outputs), Int32(weight.inputs), a, Int32(lda), packed, c, Int32(ldc)) != 0 {
+            return
+        }
+        sgemm(m, weight.outputs, weight.inputs, a: a, lda: lda, b: weight.matrix, ldb: weight.inputs, transB: true, c: c, ldc: ldc, beta: 1)
     }
 
     /// Every row of `out` := `bias`.

@@ -163,7 +163,7 @@ public final class MiniLMEmbedder: Sendable {
         for layer in w.layers {
             // Q, K, V for all tokens at once: qkv = x · Wqkvᵀ + b.
             Kernels.broadcastRows(layer.qkvBias, into: qkv, rows: total, width: 3 * h)
-            Kernels.sgemm(total, 3 * h, h, a: x, lda: h, b: layer.qkvWeight, ldb: h, transB: true, c: qkv, ldc: 3 * h, beta: 1)
+            Kernels.linear(total, a: x, lda: h, weight: layer.qkvWeight, c: qkv, ldc: 3 * h)
 
             // Scaled dot-product attention per (sequence, head).
             for (s, length) in lengths.enumerated() {
@@ -181,17 +181,17 @@ public final class MiniLMEmbedder: Sendable {
 
             // attended = LayerNorm(x + context · Woᵀ + bo)
             Kernels.addRows(x, bias: layer.attentionOutBias, into: attended, rows: total, width: h)
-            Kernels.sgemm(total, h, h, a: context, lda: h, b: layer.attentionOutWeight, ldb: h, transB: true, c: attended, ldc: h, beta: 1)
+            Kernels.linear(total, a: context, lda: h, weight: layer.attentionOutWeight, c: attended, ldc: h)
             Kernels.layerNorm(attended, rows: total, width: h, gamma: layer.attentionNormGamma, beta: layer.attentionNormBeta, eps: eps)
 
             // ffn = gelu(attended · Wiᵀ + bi)
             Kernels.broadcastRows(layer.intermediateBias, into: ffn, rows: total, width: inter)
-            Kernels.sgemm(total, inter, h, a: attended, lda: h, b: layer.intermediateWeight, ldb: h, transB: true, c: ffn, ldc: inter, beta: 1)
+            Kernels.linear(total, a: attended, lda: h, weight: layer.intermediateWeight, c: ffn, ldc: inter)
             Kernels.gelu(ffn, count: total * inter)
 
             // x = LayerNorm(attended + ffn · Woutᵀ + bout)
             Kernels.addRows(attended, bias: layer.outputBias, into: x, rows: total, width: h)
-            Kernels.sgemm(total, h, inter, a: ffn, lda: inter, b: layer.outputWeight, ldb: inter, transB: true, c: x, ldc: h, beta: 1)
+            Kernels.linear(total, a: ffn, lda: inter, weight: layer.outputWeight, c: x, ldc: h)
             Kernels.layerNorm(x, rows: total, width: h, gamma: layer.outputNormGamma, beta: layer.outputNormBeta, eps: eps)
         }
 

@@ -1,3 +1,4 @@
+import CEncoderKernels
 import Foundation
 
 /// Hyper-parameters read from the model's `config.json`.
@@ -38,25 +39,47 @@ public struct BertConfig: Sendable, Equatable {
     public var headDim: Int { hiddenSize / numHeads }
 }
 
+/// A layer's weight `[outputs, inputs]` (PyTorch `Linear` layout), and on a CPU that runs
+/// `hearth_linear_accumulate` the same matrix packed for it (see `Kernels.linear`).
+struct LinearWeight {
+    let matrix: UnsafePointer<Float>
+    let packed: UnsafePointer<Float>?
+    let outputs: Int
+    let inputs: Int
+
+    /// `matrix` packed for `hearth_linear_accumulate`, in a buffer the caller owns; nil when this
+    /// CPU does not run that kernel or the shape does not suit it.
+    static func packedCopy(of matrix: UnsafePointer<Float>, outputs: Int, inputs: Int) -> UnsafeMutableBufferPointer<Float>? {
+        guard hearth_linear_supported() != 0 else { return nil }
+        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: outputs * inputs)
+        guard hearth_linear_pack(Int32(outputs), Int32(inputs), matrix, buffer.baseAddress!) != 0 else {
+            buffer.deallocate()
+            return nil
+        }
+        return buffer
+    }
+}
+
 /// The BERT weights as raw float pointers: zero-copy into the memory-mapped safetensors file
 /// where possible (F32, aligned), otherwise converted copies owned by this object. Query, key and
 /// value projections are concatenated (one `[3H, H]` matrix per layer) so a single sgemm
-/// computes all three.
+/// computes all three. The packed copies of the layer weights (`LinearWeight.packed`, ~43 MB)
+/// are owned here too.
 ///
 /// `@unchecked Sendable`: every pointer is set in `init` and only read afterwards; the memory
 /// behind it is either the read-only mapping held by `file` or buffers owned (and freed in
 /// `deinit`) by this object, so sharing it across threads is safe.
 final class MiniLMWeights: @unchecked Sendable {
     struct Layer {
-        let qkvWeight: UnsafePointer<Float>  // [3H, H]
+        let qkvWeight: LinearWeight  // [3H, H]
         let qkvBias: UnsafePointer<Float>  // [3H]
-        let attentionOutWeight: UnsafePointer<Float>  // [H, H]
+        let attentionOutWeight: LinearWeight  // [H, H]
         let attentionOutBias: UnsafePointer<Float>
         let attentionNormGamma: UnsafePointer<Float>
         let attentionNormBeta: UnsafePointer<Float>
-        let intermediateWeight: UnsafePointer<Float>  // [I, H]
+        let intermediateWeight: LinearWeight  // [I, H]
         let intermediateBias: UnsafePointer<Float>  // [I]
-        let outputWeight: UnsafePointer<Float>  // [H, I]
+        let outputWeight: LinearWeight  // [H, I]
         let outputBias: UnsafePointer<Float>
         let outputNormGamma: UnsafePointer<Float>
         let outputNormBeta: UnsafePointer<Float>
@@ -95,6 +118,14 @@ final class MiniLMWeights: @unchecked Sendable {
             owned.append(buffer)
             return UnsafePointer(buffer.baseAddress!)
         }
+        func linear(_ matrix: UnsafePointer<Float>, outputs: Int, inputs: Int) -> LinearWeight {
+            let packed = LinearWeight.packedCopy(of: matrix, outputs: outputs, inputs: inputs)
+            if let packed { owned.append(packed) }
+            return LinearWeight(matrix: matrix, packed: packed.map { UnsafePointer($0.baseAddress!) }, outputs: outputs, inputs: inputs)
+        }
+        func linear(_ name: String, outputs: Int, inputs: Int) throws -> LinearWeight {
+            linear(try tensor(name, [outputs, inputs]), outputs: outputs, inputs: inputs)
+        }
         let h = config.hiddenSize, i = config.intermediateSize
         wordEmbeddings = try tensor("embeddings.word_embeddings.weight", [config.vocabSize, h])
         positionEmbeddings = try tensor("embeddings.position_embeddings.weight", [config.maxPositionEmbeddings, h])
@@ -117,15 +148,15 @@ final class MiniLMWeights: @unchecked Sendable {
                 (qkvBias.baseAddress! + k * h).update(from: b, count: h)
             }
             layers.append(Layer(
-                qkvWeight: UnsafePointer(qkvWeight.baseAddress!),
+                qkvWeight: linear(qkvWeight.baseAddress!, outputs: 3 * h, inputs: h),
                 qkvBias: UnsafePointer(qkvBias.baseAddress!),
-                attentionOutWeight: try tensor(p + "attention.output.dense.weight", [h, h]),
+                attentionOutWeight: try linear(p + "attention.output.dense.weight", outputs: h, inputs: h),
                 attentionOutBias: try tensor(p + "attention.output.dense.bias", [h]),
                 attentionNormGamma: try tensor(p + "attention.output.LayerNorm.weight", [h]),
                 attentionNormBeta: try tensor(p + "attention.output.LayerNorm.bias", [h]),
-                intermediateWeight: try tensor(p + "intermediate.dense.weight", [i, h]),
+                intermediateWeight: try linear(p + "intermediate.dense.weight", outputs: i, inputs: h),
                 intermediateBias: try tensor(p + "intermediate.dense.bias", [i]),
-                outputWeight: try tensor(p + "output.dense.weight", [h, i]),
+                outputWeight: try linear(p + "output.dense.weight", outputs: h, inputs: i),
                 outputBias: try tensor(p + "output.dense.bias", [h]),
                 outputNormGamma: try tensor(p + "output.LayerNorm.weight", [h]),
                 outputNormBeta: try tensor(p + "output.LayerNorm.bias", [h])))

@@ -1,0 +1,25 @@
+#ifndef HEARTH_ENCODER_KERNELS_H
+#define HEARTH_ENCODER_KERNELS_H
+
+/// Products of a few rows (a search query's tokens) with a layer's weight matrix, for CPUs with
+/// AVX-512F. A general sgemm copies the whole weight matrix into its own panel layout on every
+/// call, which for a handful of rows costs more than the arithmetic; here the weights are packed
+/// into that layout once, when the model loads, and read in place afterwards.
+
+/// Whether this CPU runs the kernels below (checked once at run time, so the same binary still
+/// runs, through OpenBLAS alone, on a CPU without AVX-512F).
+int hearth_linear_supported(void);
+
+/// Packs W `[n, k]` (row-major, a PyTorch `Linear` weight) into `packed`, which holds n·k floats:
+/// panels of 32 output columns, each panel k rows of 32 contiguous floats. Returns 0, having
+/// written nothing, when `n` is not a multiple of 32.
+int hearth_linear_pack(int n, int k, const float *w, float *packed);
+
+/// C[m, n] += A[m, k] · Wᵀ, with W packed by `hearth_linear_pack`; A and C row-major. Returns 0,
+/// having done nothing, when the CPU lacks AVX-512F or `n` is not a multiple of 32.
+int hearth_linear_accumulate(int m, int n, int k,
+                             const float *a, int lda,
+                             const float *packed,
+                             float *c, int ldc);
+
+#endif

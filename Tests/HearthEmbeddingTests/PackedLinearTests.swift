@@ -1,0 +1,64 @@
+import CEncoderKernels
+import Foundation
+@testable import HearthEmbeddings
+import Testing
+
+/// `Kernels.linear` reads packed weights in place for a few rows and hands more rows to OpenBLAS;
+/// both must compute C += A · Wᵀ. Checked against a double-precision product, for row counts on
+/// either side of every block boundary (12 rows a block, 48 rows the switch to OpenBLAS).
+@Suite("Packed linear kernel")
+struct PackedLinearTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let rows: Int, outputs: Int, inputs: Int
+        var testDescription: String { "\(rows)×\(inputs) · (\(outputs)×\(inputs))ᵀ" }
+    }
+
+    static let cases: [Case] = [1, 2, 7, 11, 12, 13, 24, 25, 48, 49].map { Case(rows: $0, outputs: 96, inputs: 384) }
+        + [Case(rows: 5, outputs: 32, inputs: 1), Case(rows: 3, outputs: 1536, inputs: 7), Case(rows: 4, outputs: 40, inputs: 16)]
+
+    @Test("C += A · Wᵀ matches a double-precision product", arguments: cases)
+    func matchesReference(_ shape: Case) throws {
+        _ = try loadEmbedder()  // opens OpenBLAS, which the fallback path needs
+        // Deterministic values in [-1, 1], different for each matrix.
+        func values(_ count: Int, phase: Float) -> [Float] { (0..<count).map { sin(Float($0) * 0.618 + phase) } }
+        let a = values(shape.rows * shape.inputs, phase: 0.1)
+        let w = values(shape.outputs * shape.inputs, phase: 1.3)
+        let start = values(shape.rows * shape.outputs, phase: 2.7)
+
+        var expected = [Double](repeating: 0, count: start.count)
+        for i in 0..<shape.rows {
+            for j in 0..<shape.outputs {
+                var sum = Double(start[i * shape.outputs + j])
+                for p in 0..<shape.inputs { sum += Double(a[i * shape.inputs + p]) * Double(w[j * shape.inputs + p]) }
+                expected[i * shape.outputs + j] = sum
+            }
+        }
+
+        var a2 = a, c = start
+        w.withUnsafeBufferPointer { weights in
+            let packed = LinearWeight.packedCopy(of: weights.baseAddress!, outputs: shape.outputs, inputs: shape.inputs)
+            defer { packed?.deallocate() }
+            // Packed exactly when the CPU runs the kernel and the outputs fill whole 32-column panels.
+            #expect((packed != nil) == (hearth_linear_supported() != 0 && shape.outputs % 32 == 0))
+            let weight = LinearWeight(matrix: weights.baseAddress!, packed: packed.map { UnsafePointer($0.baseAddress!) },
+                                      outputs: shape.outputs, inputs: shape.inputs)
+            a2.withUnsafeMutableBufferPointer { a in
+                c.withUnsafeMutableBufferPointer { c in
+                    Kernels.linear(shape.rows, a: a.baseAddress!, lda: shape.inputs, weight: weight, c: c.baseAddress!, ldc: shape.outputs)
+                }
+            }
+        }
+        let worst = zip(c, expected).map { abs(Double($0) - $1) / max(1, abs($1)) }.max() ?? 0
+        #expect(worst < 1e-5, "largest relative error \(worst)")
+    }
+
+    @Test("the kernel refuses shapes it cannot compute instead of computing them wrongly")
+    func refusesOddShapes() {
+        var packed = [Float](repeating: 0, count: 40 * 3)
+        let w = [Float](repeating: 1, count: 40 * 3)
+        #expect(hearth_linear_pack(40, 3, w, &packed) == 0)
+        var c = [Float](repeating: 0, count: 2 * 40)
+        #expect(hearth_linear_accumulate(2, 40, 3, w, 3, packed, &c, 40) == 0)
+        #expect(c.allSatisfy { $0 == 0 })
+    }
+}
