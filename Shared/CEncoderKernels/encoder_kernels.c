@@ -70,6 +70,81 @@ static const RowBlock row_blocks[MAX_ROWS + 1] = {
     row_block_7, row_block_8, row_block_9, row_block_10, row_block_11, row_block_12,
 };
 
+// e^y for |y| within [-87, 88] after clamping: `Kernels.fastExp` (see there), lane by lane.
+AVX512 static inline __m512 exp16(__m512 value) {
+    __m512 y = _mm512_min_ps(_mm512_max_ps(value, _mm512_set1_ps(-87.0f)), _mm512_set1_ps(88.0f));
+    const __m512 shifter = _mm512_set1_ps(12582912.0f);
+    __m512 shifted = _mm512_fmadd_ps(y, _mm512_set1_ps(1.4426950408889634f), shifter);
+    __m512 n = _mm512_sub_ps(shifted, shifter);
+    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), y);
+    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.428606765330187e-6f), r);
+    __m512 p = _mm512_set1_ps(1.0f / 5040);
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 720));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    __m512i bits = _mm512_slli_epi32(_mm512_add_epi32(_mm512_castps_si512(shifted), _mm512_set1_epi32((int)0xB4C0007F)), 23);
+    return _mm512_mul_ps(p, _mm512_castsi512_ps(bits));
+}
+
+// erf: `Kernels.fastErf` (see there for the fit), lane by lane.
+AVX512 static inline __m512 erf16(__m512 x) {
+    const __m512i sign_mask = _mm512_set1_epi32((int)0x80000000);
+    __m512 absolute = _mm512_castsi512_ps(_mm512_andnot_si512(sign_mask, _mm512_castps_si512(x)));
+    __m512 ax = _mm512_min_ps(absolute, _mm512_set1_ps(4.0f));
+    __m512 t = _mm512_mul_ps(ax, ax);
+    __m512 p = _mm512_set1_ps(7.8824971062e-05f);
+    p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(-8.0188549917e-04f));
+    p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(5.1893119426e-03f));
+    p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(-2.6854328796e-02f));
+    p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(1.1283597463e-01f));
+    p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(-3.7612626904e-01f));
+    p = _mm512_fmadd_ps(p, t, _mm512_set1_ps(1.1283791659e+00f));
+    __m512 small = _mm512_mul_ps(ax, p);
+    __m512 s = _mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_max_ps(ax, _mm512_set1_ps(1.0f)));
+    __m512 q = _mm512_set1_ps(2.8223217469e-02f);
+    q = _mm512_fmadd_ps(q, s, _mm512_set1_ps(-1.6586221705e-01f));
+    q = _mm512_fmadd_ps(q, s, _mm512_set1_ps(4.0480200740e-01f));
+    q = _mm512_fmadd_ps(q, s, _mm512_set1_ps(-4.9102227590e-01f));
+    q = _mm512_fmadd_ps(q, s, _mm512_set1_ps(1.9884866688e-01f));
+    q = _mm512_fmadd_ps(q, s, _mm512_set1_ps(2.5239911727e-01f));
+    q = _mm512_fmadd_ps(q, s, _mm512_set1_ps(-3.8380051463e-01f));
+    q = _mm512_fmadd_ps(q, s, _mm512_set1_ps(2.2321134458e-02f));
+    q = _mm512_fmadd_ps(q, s, _mm512_set1_ps(5.6154093274e-01f));
+    q = _mm512_fmadd_ps(q, s, _mm512_set1_ps(1.3351183100e-04f));
+    __m512 large = _mm512_fnmadd_ps(exp16(_mm512_sub_ps(_mm512_setzero_ps(), t)), q, _mm512_set1_ps(1.0f));
+    __mmask16 below_one = _mm512_cmp_ps_mask(ax, _mm512_set1_ps(1.0f), _CMP_LT_OQ);
+    __m512 magnitude = _mm512_mask_blend_ps(below_one, large, small);
+    return _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(magnitude),
+                                               _mm512_and_si512(_mm512_castps_si512(x), sign_mask)));
+}
+
+AVX512 static void gelu_avx512(float *x, long count) {
+    const __m512 half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
+    const __m512 inv_sqrt2 = _mm512_set1_ps(0.7071067811865475244f);
+    long i = 0;
+    for (; i + 16 <= count; i += 16) {
+        __m512 v = _mm512_loadu_ps(x + i);
+        __m512 e = erf16(_mm512_mul_ps(v, inv_sqrt2));
+        _mm512_storeu_ps(x + i, _mm512_mul_ps(_mm512_mul_ps(half, v), _mm512_add_ps(one, e)));
+    }
+    if (i < count) {
+        __mmask16 tail = (__mmask16)((1u << (count - i)) - 1);
+        __m512 v = _mm512_maskz_loadu_ps(tail, x + i);
+        __m512 e = erf16(_mm512_mul_ps(v, inv_sqrt2));
+        _mm512_mask_storeu_ps(x + i, tail, _mm512_mul_ps(_mm512_mul_ps(half, v), _mm512_add_ps(one, e)));
+    }
+}
+
+int hearth_gelu(float *x, long count) {
+    if (!hearth_linear_supported() || count < 0) return 0;
+    gelu_avx512(x, count);
+    return 1;
+}
+
 int hearth_linear_supported(void) {
     static int supported = -1;
     if (supported < 0) {
@@ -102,6 +177,11 @@ int hearth_linear_accumulate(int m, int n, int k, const float *a, int lda, const
 #else
 
 int hearth_linear_supported(void) { return 0; }
+
+int hearth_gelu(float *x, long count) {
+    (void)x; (void)count;
+    return 0;
+}
 
 int hearth_linear_accumulate(int m, int n, int k, const float *a, int lda, const float *packed,
                              float *c, int ldc) {

@@ -22,4 +22,9 @@ int hearth_linear_accumulate(int m, int n, int k,
                              const float *packed,
                              float *c, int ldc);
 
+/// Exact GELU, x · ½ · (1 + erf(x / √2)), in place over `count` floats, with the same erf and exp
+/// approximations (and coefficients) as `Kernels.fastErf` / `Kernels.fastExp`, 16 lanes at a time.
+/// Returns 0, having done nothing, when the CPU lacks AVX-512F.
+int hearth_gelu(float *x, long count);
+
 #endif

@@ -3,11 +3,12 @@ import Foundation
 @testable import HearthEmbeddings
 import Testing
 
-/// `Kernels.linear` reads packed weights in place for a few rows and hands more rows to OpenBLAS;
-/// both must compute C += A · Wᵀ. Checked against a double-precision product, for row counts on
-/// either side of every block boundary (12 rows a block, 48 rows the switch to OpenBLAS).
-@Suite("Packed linear kernel")
-struct PackedLinearTests {
+/// The AVX-512 kernels of `Shared/CEncoderKernels` against plain references. `Kernels.linear`
+/// reads packed weights in place for a few rows and hands more rows to OpenBLAS; both must
+/// compute C += A · Wᵀ, checked against a double-precision product for row counts on either side
+/// of every block boundary (12 rows a block, 48 rows the switch to OpenBLAS).
+@Suite("Encoder kernels")
+struct EncoderKernelTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let rows: Int, outputs: Int, inputs: Int
         var testDescription: String { "\(rows)×\(inputs) · (\(outputs)×\(inputs))ᵀ" }
@@ -60,5 +61,26 @@ struct PackedLinearTests {
         var c = [Float](repeating: 0, count: 2 * 40)
         #expect(hearth_linear_accumulate(2, 40, 3, w, 3, packed, &c, 40) == 0)
         #expect(c.allSatisfy { $0 == 0 })
+    }
+
+    @Test("vectorised GELU agrees with the portable one, tail lanes and both erf branches included")
+    func geluMatchesPortable() {
+        // -12…12 in steps of 0.01 (both sides of |x| = 1 and of the clamp at 4·√2), plus 0 and
+        // extremes; 2,407 values, so the last 7 take the masked tail.
+        var values = (-1200...1200).map { Float($0) / 100 }
+        values += [0, -0, 1e-30, -1e-30, 88, -88, 1e4, -1e4]
+        var vectorised = values, portable = values
+        let ran = vectorised.withUnsafeMutableBufferPointer { hearth_gelu($0.baseAddress!, $0.count) }
+        #expect(ran == hearth_linear_supported())
+        portable.withUnsafeMutableBufferPointer { Kernels.portableGELU($0.baseAddress!, count: $0.count) }
+        guard ran != 0 else { return }
+        let worst = zip(vectorised, portable).map { abs(Double($0) - Double($1)) / max(1, abs(Double($1))) }.max() ?? 0
+        #expect(worst < 1e-6, "largest relative difference \(worst)")
+        // Exact GELU at a few points (x · Φ(x)): the approximations, not only their agreement.
+        for (x, expected) in [(1.0, 0.8413447460685429), (-1.0, -0.15865525393145707), (2.5, 2.4844758366855597), (-3.0, -0.00404969409489031)] as [(Float, Double)] {
+            var one = [x]
+            _ = one.withUnsafeMutableBufferPointer { hearth_gelu($0.baseAddress!, 1) }
+            #expect(abs(Double(one[0]) - expected) < 1e-6, "gelu(\(x)) = \(one[0])")
+        }
     }
 }
