@@ -145,21 +145,23 @@ int hearth_gelu(float *x, long count) {
     return 1;
 }
 
-int hearth_linear_supported(void) {
-    static int supported = -1;
-    if (supported < 0) {
-        __builtin_cpu_init();
-        supported = __builtin_cpu_supports("avx512f") ? 1 : 0;
-    }
-    return supported;
+// Detected once, while the process loads and before any thread exists, so that reading it later
+// from any thread is not a data race.
+static int avx512_supported = 0;
+
+__attribute__((constructor)) static void detect_avx512(void) {
+    __builtin_cpu_init();
+    avx512_supported = __builtin_cpu_supports("avx512f") ? 1 : 0;
 }
+
+int hearth_linear_supported(void) { return avx512_supported; }
 
 int hearth_linear_accumulate(int m, int n, int k, const float *a, int lda, const float *packed,
                              float *c, int ldc) {
     if (!hearth_linear_supported() || n % PANEL != 0 || m < 0 || k < 0) return 0;
     if (m == 0) return 1;
-    // Rows split into equal blocks of at most MAX_ROWS (10 rows: 5 + 5, not 8 + 2), so that no
-    // block is left with a few rows that still stream the whole panel.
+    // Rows split into equal blocks of at most MAX_ROWS (14 rows: 7 + 7, not 12 + 2): a block of
+    // two rows would read the whole panel again for little work.
     int blocks = (m + MAX_ROWS - 1) / MAX_ROWS;
     int rows_per_block = (m + blocks - 1) / blocks;
     // Panels outside, rows inside: a panel (k × 128 bytes) comes from memory once and is then
