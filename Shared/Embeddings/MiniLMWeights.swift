@@ -64,7 +64,8 @@ struct LinearWeight {
 /// where possible (F32, aligned), otherwise converted copies owned by this object. Query, key and
 /// value projections are concatenated (one `[3H, H]` matrix per layer) so a single sgemm
 /// computes all three. The packed copies of the layer weights (`LinearWeight.packed`, ~43 MB)
-/// are owned here too.
+/// are owned here too; the mapped pages they were copied from are handed back to the kernel
+/// (`releaseResidentPages`), so a process does not keep both resident.
 ///
 /// `@unchecked Sendable`: every pointer is set in `init` and only read afterwards; the memory
 /// behind it is either the read-only mapping held by `file` or buffers owned (and freed in
@@ -124,7 +125,11 @@ final class MiniLMWeights: @unchecked Sendable {
             return LinearWeight(matrix: matrix, packed: packed.map { UnsafePointer($0.baseAddress!) }, outputs: outputs, inputs: inputs)
         }
         func linear(_ name: String, outputs: Int, inputs: Int) throws -> LinearWeight {
-            linear(try tensor(name, [outputs, inputs]), outputs: outputs, inputs: inputs)
+            let weight = linear(try tensor(name, [outputs, inputs]), outputs: outputs, inputs: inputs)
+            // Once packed, the mapped matrix is read only by batches of more than
+            // `Kernels.packedLinearMaxRows` tokens: a searcher need not keep both copies resident.
+            if weight.packed != nil { file.releaseResidentPages(of: prefix + name) }
+            return weight
         }
         let h = config.hiddenSize, i = config.intermediateSize
         wordEmbeddings = try tensor("embeddings.word_embeddings.weight", [config.vocabSize, h])
@@ -146,6 +151,7 @@ final class MiniLMWeights: @unchecked Sendable {
                 let b = try tensor(p + "attention.self.\(part).bias", [h])
                 (qkvWeight.baseAddress! + k * h * h).update(from: w, count: h * h)
                 (qkvBias.baseAddress! + k * h).update(from: b, count: h)
+                file.releaseResidentPages(of: prefix + p + "attention.self.\(part).weight")  // copied: never read again
             }
             layers.append(Layer(
                 qkvWeight: linear(qkvWeight.baseAddress!, outputs: 3 * h, inputs: h),

@@ -125,6 +125,21 @@ public final class SafeTensorsFile: @unchecked Sendable {
         return p.assumingMemoryBound(to: Float.self)
     }
 
+    /// Drops this process's resident copy of a tensor's pages (those wholly inside it), for a
+    /// tensor that has been copied and whose mapping is rarely read afterwards. A later read
+    /// faults the pages in again, unchanged: the mapping is read-only and private, so nothing was
+    /// ever written to it. Does nothing for a tensor this file does not hold.
+    public func releaseResidentPages(of name: String) {
+        guard let info = tensors[name] else { return }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let start = Int(bitPattern: base + dataOffset + info.range.lowerBound)
+        let end = start + info.range.count
+        let firstPage = (start + pageSize - 1) / pageSize * pageSize
+        let lastPage = end / pageSize * pageSize
+        guard lastPage > firstPage, let pages = UnsafeMutableRawPointer(bitPattern: firstPage) else { return }
+        _ = madvise(pages, lastPage - firstPage, MADV_DONTNEED)
+    }
+
     /// The tensor converted to `[Float]` (F32, F16, BF16, F64 supported).
     public func floats(_ name: String) throws -> [Float] {
         guard let info = tensors[name] else {

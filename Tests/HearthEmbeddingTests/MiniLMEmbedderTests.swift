@@ -279,6 +279,25 @@ struct SafeTensorsTests {
         #expect(file.tensors["h"]?.shape == [2, 2])
     }
 
+    @Test("a tensor reads the same after its resident pages are released")
+    func releasedPagesReadBack() throws {
+        // 6 pages of distinct floats, starting mid-page, so the release has partial pages at both ends.
+        let count = 6 * 4096 / 4
+        let values = (0..<count).map { Float($0) * 0.5 - 77 }
+        var data: [UInt8] = []
+        for f in values { withUnsafeBytes(of: f.bitPattern.littleEndian) { data += $0 } }
+        let header = #"{"w":{"dtype":"F32","shape":[\#(count)],"data_offsets":[0,\#(4 * count)]}}"#
+        let url = try Self.write(header: header.padding(toLength: 1000, withPad: " ", startingAt: 0), data: data)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let file = try SafeTensorsFile(path: url.path)
+        let mapped = try #require(file.mappedFloats("w"))
+        #expect(Array(UnsafeBufferPointer(start: mapped, count: count)) == values)
+        file.releaseResidentPages(of: "w")
+        file.releaseResidentPages(of: "no such tensor")
+        #expect(Array(UnsafeBufferPointer(start: mapped, count: count)) == values)
+        #expect(try file.floats("w") == values)
+    }
+
     @Test("tensors of unknown dtype are skipped, and reading one says why")
     func unknownDType() throws {
         let header = #"{"x":{"dtype":"F4_E2M1","shape":[2],"data_offsets":[0,1]},"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}}"#
