@@ -18,7 +18,7 @@ int hearth_linear_pack(int n, int k, const float *w, float *packed) {
 #include <immintrin.h>
 
 // Compiled for AVX-512 function by function, so the target needs no special build flags and the
-// binary keeps running on older CPUs (callers check `hearth_linear_supported` first).
+// binary keeps running on older CPUs (callers check `hearth_encoder_kernels_supported` first).
 #define AVX512 __attribute__((target("avx512f,fma")))
 // The row loops must be unrolled for the accumulator arrays to live in registers: left as loops,
 // every multiply-add loads and stores its accumulator through the stack (a 10-token query took
@@ -141,7 +141,7 @@ AVX512 static void gelu_avx512(float *x, long count) {
 }
 
 int hearth_gelu(float *x, long count) {
-    if (!hearth_linear_supported() || count < 0) return 0;
+    if (!hearth_encoder_kernels_supported() || count < 0) return 0;
     gelu_avx512(x, count);
     return 1;
 }
@@ -155,11 +155,11 @@ __attribute__((constructor)) static void detect_avx512(void) {
     avx512_supported = __builtin_cpu_supports("avx512f") ? 1 : 0;
 }
 
-int hearth_linear_supported(void) { return avx512_supported; }
+int hearth_encoder_kernels_supported(void) { return avx512_supported; }
 
 int hearth_linear_accumulate(int m, int n, int k, const float *a, int lda, const float *packed,
                              float *c, int ldc) {
-    if (!hearth_linear_supported() || n % PANEL != 0 || m < 0 || k < 0) return 0;
+    if (!hearth_encoder_kernels_supported() || n % PANEL != 0 || m < 0 || k < 0) return 0;
     if (m == 0) return 1;
     // Rows split into equal blocks of at most MAX_ROWS (14 rows: 7 + 7, not 12 + 2): a block of
     // two rows would read the whole panel again for little work.
@@ -179,7 +179,7 @@ int hearth_linear_accumulate(int m, int n, int k, const float *a, int lda, const
 
 #else
 
-int hearth_linear_supported(void) { return 0; }
+int hearth_encoder_kernels_supported(void) { return 0; }
 
 int hearth_gelu(float *x, long count) {
     (void)x; (void)count;

@@ -50,7 +50,7 @@ struct LinearWeight {
     /// `matrix` packed for `hearth_linear_accumulate`, in a buffer the caller owns; nil when this
     /// CPU does not run that kernel or the shape does not suit it.
     static func packedCopy(of matrix: UnsafePointer<Float>, outputs: Int, inputs: Int) -> UnsafeMutableBufferPointer<Float>? {
-        guard hearth_linear_supported() != 0 else { return nil }
+        guard hearth_encoder_kernels_supported() != 0 else { return nil }
         let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: outputs * inputs)
         guard hearth_linear_pack(Int32(outputs), Int32(inputs), matrix, buffer.baseAddress!) != 0 else {
             buffer.deallocate()

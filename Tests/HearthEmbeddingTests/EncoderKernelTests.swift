@@ -40,7 +40,7 @@ struct EncoderKernelTests {
             let packed = LinearWeight.packedCopy(of: weights.baseAddress!, outputs: shape.outputs, inputs: shape.inputs)
             defer { packed?.deallocate() }
             // Packed exactly when the CPU runs the kernel and the outputs fill whole 32-column panels.
-            #expect((packed != nil) == (hearth_linear_supported() != 0 && shape.outputs % 32 == 0))
+            #expect((packed != nil) == (hearth_encoder_kernels_supported() != 0 && shape.outputs % 32 == 0))
             let weight = LinearWeight(matrix: weights.baseAddress!, packed: packed.map { UnsafePointer($0.baseAddress!) },
                                       outputs: shape.outputs, inputs: shape.inputs)
             a2.withUnsafeMutableBufferPointer { a in
@@ -71,7 +71,7 @@ struct EncoderKernelTests {
         values += [0, -0, 1e-30, -1e-30, 88, -88, 1e4, -1e4]
         var vectorised = values, portable = values
         let ran = vectorised.withUnsafeMutableBufferPointer { hearth_gelu($0.baseAddress!, $0.count) }
-        #expect(ran == hearth_linear_supported())
+        #expect(ran == hearth_encoder_kernels_supported())
         portable.withUnsafeMutableBufferPointer { Kernels.portableGELU($0.baseAddress!, count: $0.count) }
         guard ran != 0 else { return }
         let worst = zip(vectorised, portable).map { abs(Double($0) - Double($1)) / max(1, abs(Double($1))) }.max() ?? 0

@@ -1,14 +1,16 @@
 #ifndef HEARTH_ENCODER_KERNELS_H
 #define HEARTH_ENCODER_KERNELS_H
 
-/// Products of a few rows (a search query's tokens) with a layer's weight matrix, for CPUs with
-/// AVX-512F. A general sgemm copies the whole weight matrix into its own panel layout on every
-/// call, which for a handful of rows costs more than the arithmetic; here the weights are packed
-/// into that layout once, when the model loads, and read in place afterwards.
+/// The MiniLM encoder's AVX-512F kernels: products of a few rows (a search query's tokens) with
+/// a layer's weight matrix, and GELU. A general sgemm copies the whole weight matrix into its own
+/// panel layout on every call, which for a handful of rows costs more than the arithmetic; here
+/// the weights are packed into that layout once, when the model loads, and read in place
+/// afterwards.
 
-/// Whether this CPU runs the kernels below (checked once at run time, so the same binary still
-/// runs, through OpenBLAS alone, on a CPU without AVX-512F).
-int hearth_linear_supported(void);
+/// Whether this CPU runs the kernels below, all of which need only AVX-512F (detected once when
+/// the process loads, so the same binary still runs, through OpenBLAS and the Swift GELU, on a
+/// CPU without it).
+int hearth_encoder_kernels_supported(void);
 
 /// Packs W `[n, k]` (row-major, a PyTorch `Linear` weight) into `packed`, which holds n·k floats:
 /// panels of 32 output columns, each panel k rows of 32 contiguous floats. Returns 0, having
