@@ -16,9 +16,12 @@ import PostgresNIO
 ///   4096, ~6 MB at most; 0 turns the cache off)
 /// - `HEARTH_SEARCH_RESULT_CACHE`: how many recent search answers a searcher keeps until the index
 ///   changes (default 1024; 0 turns the cache off)
+/// - `HEARTH_SEARCH_RESIDENT_CHUNKS`: a searcher holds the index in memory while it has at most
+///   this many chunks of the active model (default 20000, ~40 MB at most; 0: always ask Postgres)
 public enum EmbeddingSettings {
     public static let defaultQueryCacheCapacity = 4096
     public static let defaultResultCacheCapacity = 1024
+    public static let defaultResidentChunks = 20_000
     /// The read model whose changes invalidate cached answers: the embedding-worker's projection
     /// announces it whenever it writes chunks (`DocumentChunksProjection`).
     public static let indexReadModel = "document_chunks"
@@ -34,6 +37,14 @@ public enum EmbeddingSettings {
         let capacity = try capacity("HEARTH_SEARCH_RESULT_CACHE", default: defaultResultCacheCapacity, environment: environment)
         guard capacity > 0, let changes else { return SearchResultCache(capacity: 0, generation: nil) }
         return SearchResultCache(capacity: capacity, generation: changes.generation(of: indexReadModel))
+    }
+
+    /// The searcher's in-memory copy of the index, bounded by `HEARTH_SEARCH_RESIDENT_CHUNKS` and
+    /// kept current by `changes` (nil: none).
+    public static func residentIndex(changes: ReadModelChangeFeed?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ResidentChunkIndex {
+        let maximum = try capacity("HEARTH_SEARCH_RESIDENT_CHUNKS", default: defaultResidentChunks, environment: environment)
+        guard maximum > 0, let changes else { return ResidentChunkIndex(maximumChunks: 0, generation: nil) }
+        return ResidentChunkIndex(maximumChunks: maximum, generation: changes.generation(of: indexReadModel))
     }
 
     private static func capacity(_ name: String, default value: Int, environment: [String: String]) throws -> Int {
@@ -52,7 +63,8 @@ public enum EmbeddingSettings {
     ) throws -> KnowledgeSearch {
         KnowledgeSearch(
             client: client, provider: try provider(environment: environment, forQueries: true), logger: logger,
-            queryEmbeddings: try queryCache(environment: environment), results: try resultCache(changes: changes, environment: environment))
+            queryEmbeddings: try queryCache(environment: environment), results: try resultCache(changes: changes, environment: environment),
+            resident: try residentIndex(changes: changes, environment: environment))
     }
 
     public struct Invalid: Error, CustomStringConvertible, Sendable {

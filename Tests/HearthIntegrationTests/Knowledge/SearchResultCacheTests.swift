@@ -7,56 +7,15 @@ import Logging
 import PostgresNIO
 import Testing
 
-/// A model of its own for each test: searches compare only vectors of their model, so the chunks
-/// these tests write are invisible to every other search. A text's vector is a one-hot of its
-/// first word, which is all these tests need of "meaning".
-private struct FirstWordEmbedder: EmbeddingProvider {
-    let model = EmbeddingModel(name: "first-word-\(UUID().uuidString.prefix(8).lowercased())", dimension: EmbeddingIndex.dimension)
-
-    func embed(_ texts: [String]) async throws -> [[Float]] {
-        texts.map { text in
-            var vector = [Float](repeating: 0, count: EmbeddingIndex.dimension)
-            let word = text.split(separator: " ").first.map(String.init) ?? ""
-            vector[Int(word.utf8.reduce(UInt32(7)) { $0 &* 31 &+ UInt32($1) } % UInt32(EmbeddingIndex.dimension))] = 1
-            return vector
-        }
-    }
-}
-
 extension BackboneSuite {
     /// Cached answers against real Postgres: served until a committed change of the index is
     /// announced, never after it.
     @Suite struct SearchResultCaching {
         let logger = TestEnvironment.logger
 
-        /// Runs `body` with a change feed listening on `client`, once its LISTEN is in effect.
-        func withFeed<T: Sendable>(_ client: PostgresClient, _ body: (ReadModelChangeFeed, ReadModelGeneration) async throws -> T) async throws -> T {
-            let feed = ReadModelChangeFeed(client: client, logger: logger, retryDelay: .milliseconds(100))
-            let generation = feed.generation(of: EmbeddingSettings.indexReadModel)
-            return try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await feed.run() }
-                defer { group.cancelAll() }
-                let listening = await KafkaTestEnvironment.eventually(timeout: .seconds(10)) { generation.current != nil }
-                try #require(listening)
-                return try await body(feed, generation)
-            }
-        }
-
-        func document(_ id: String, title: String, body: String) -> StoredDocument {
-            StoredDocument(
-                id: id, kind: "tips", title: title, ageMin: nil, ageMax: nil, allergens: [], body: body,
-                contentHash: String(body.hashValue), eventId: UUID(), at: Date())
-        }
-
-        func write(_ documents: [StoredDocument], with writer: DocumentChunkWriter, client: PostgresClient) async throws {
-            _ = try await client.withTransaction(logger: logger) { connection in
-                try await writer.write(documents, on: connection, logger: logger)
-            }
-        }
-
         @Test func aCommittedAnnouncementAdvancesTheGenerationAndARolledBackOneDoesNot() async throws {
             try await TestEnvironment.withPostgres { client in
-                try await withFeed(client) { feed, _ in
+                try await IndexChanges.withFeed(client) { feed, _ in
                     let other = feed.generation(of: "cache-test-\(UUID().uuidString.prefix(8))")
                     let before = try #require(other.current)
                     struct Abandoned: Error {}
@@ -81,7 +40,7 @@ extension BackboneSuite {
         @Test func anAnswerIsCachedUntilTheEmbeddingWorkerChangesTheIndex() async throws {
             try await TestEnvironment.withPostgres { client in
                 try await MigrationRunner(client: client, logger: logger).apply(ReadModelCatalogue.migrations(of: .embeddingWorker))
-                try await withFeed(client) { feed, generation in
+                try await IndexChanges.withFeed(client) { feed, generation in
                     let embedder = FirstWordEmbedder()
                     let writer = DocumentChunkWriter(provider: embedder)
                     let prefix = "cache-\(UUID().uuidString.prefix(8).lowercased())"
@@ -94,7 +53,7 @@ extension BackboneSuite {
                     // the cache): the cached-answer check is repeated until no change came between.
                     for attempt in 1...5 {
                         let start = try #require(generation.current)
-                        try await write([document("\(prefix)-a", title: "glimmerwort tea", body: "Glimmerwort tea for a calm evening.")], with: writer, client: client)
+                        try await IndexChanges.write([IndexChanges.document("\(prefix)-a", title: "glimmerwort tea", body: "Glimmerwort tea for a calm evening.")], with: writer, client: client, logger: logger)
                         let written = await KafkaTestEnvironment.eventually(timeout: .seconds(5)) { (generation.current ?? 0) > start }
                         #expect(written)
                         let quiet = generation.current
@@ -117,7 +76,7 @@ extension BackboneSuite {
 
                     // The worker writes a document: its commit is announced, the next search reads the index.
                     let before = try #require(generation.current)
-                    try await write([document("\(prefix)-b", title: "glimmerwort soup", body: "Glimmerwort soup, mild enough for toddlers.")], with: writer, client: client)
+                    try await IndexChanges.write([IndexChanges.document("\(prefix)-b", title: "glimmerwort soup", body: "Glimmerwort soup, mild enough for toddlers.")], with: writer, client: client, logger: logger)
                     let heard = await KafkaTestEnvironment.eventually(timeout: .seconds(5)) { (generation.current ?? 0) > before }
                     #expect(heard)
                     #expect(try await search.search(query).map(\.documentId) == ["\(prefix)-b"])

@@ -1,0 +1,155 @@
+import Foundation
+import HearthContent
+@testable import HearthKnowledge
+import HearthReadModels
+import HearthStore
+import PostgresNIO
+import Testing
+
+extension BackboneSuite {
+    /// The searcher's in-memory copy of the index, against real Postgres: it answers what the SQL
+    /// answers, follows every announced change, and steps aside when it is too large.
+    @Suite struct ResidentKnowledgeIndex {
+        let logger = TestEnvironment.logger
+
+        /// Over the built-in knowledge base and MiniLM: the resident ranking is Postgres's exact
+        /// scan (same documents, same scores to float precision), and its chunks are the rows.
+        @Test func itRanksAsPostgresScansAndReturnsTheStoredChunks() async throws {
+            try await KnowledgeStack.with { _, _ in
+                try await TestEnvironment.withPostgres { client in
+                    try await IndexChanges.withFeed(client) { _, generation in
+                        let provider = MiniLMEmbeddingProvider()
+                        let resident = ResidentChunkIndex(maximumChunks: 100_000, generation: generation)
+                        let inMemory = HearthKnowledge.KnowledgeSearch(client: client, provider: provider, logger: logger, resident: resident)
+                        let postgres = HearthKnowledge.KnowledgeSearch(client: client, provider: provider, logger: logger)
+                        struct Labelled: Decodable { let query: String }
+                        let texts = try JSONDecoder().decode([Labelled].self, from: HearthContent.data(of: .searchQueries)).map(\.query).prefix(20)
+                        let filters = [SearchFilters(), SearchFilters(excludeAllergens: ["peanut", "milk"]), SearchFilters(age: 3)]
+                        var compared = 0
+                        for (number, text) in texts.enumerated() {
+                            let scope: SearchScope = [.all, .recipes, .knowledge][number % 3]
+                            let query = SearchQuery(text: text, scope: scope, mode: .vector, limit: 8, filters: filters[number % filters.count])
+                            let embedding = try await inMemory.embedQuery(text)
+                            // Both read the same rows only while the index stands still.
+                            let before = generation.current
+                            let exact = try await postgres.vectorCandidates(query, documents: 8, exact: true, embedding: embedding)
+                            let resident = try await inMemory.vectorCandidates(query, documents: 8, embedding: embedding)
+                            guard generation.current == before else { continue }
+                            compared += 1
+                            #expect(resident.count == exact.count, "\(text)")
+                            for (mine, theirs) in zip(resident, exact) {
+                                // Only a near-tie may swap two neighbours: the scores agree at every rank.
+                                #expect(abs(mine.score - theirs.score) < 1e-5, "\(text): \(mine.chunkId) \(mine.score) vs \(theirs.chunkId) \(theirs.score)")
+                                if mine.chunkId == theirs.chunkId {
+                                    var stored = theirs
+                                    stored.score = mine.score
+                                    #expect(mine == stored, "\(mine.chunkId)")
+                                }
+                            }
+                            #expect(!resident.isEmpty, "\(text)")
+                            if let age = query.filters.age {
+                                #expect(resident.allSatisfy { ($0.ageMin ?? 0) <= age && ($0.ageMax ?? 99) >= age })
+                            }
+                            #expect(resident.allSatisfy { Set($0.allergens).isDisjoint(with: query.filters.excludeAllergens) })
+                        }
+                        #expect(compared >= 10, "the index changed during most comparisons")
+                        // The copy holds every chunk of the model.
+                        let quiet = generation.current
+                        let held = try await KnowledgeStack.count(client, "SELECT count(*) FROM document_chunks WHERE model = '\(provider.model.name)'")
+                        let snapshot = try #require(await resident.snapshot(model: provider.model.name, client: client, logger: logger))
+                        if generation.current == quiet {
+                            #expect(snapshot.count == held)
+                            #expect(held >= KnowledgeStack.builtInCount)
+                        }
+                    }
+                }
+            }
+        }
+
+        @Test func itServesFromMemoryUntilTheWorkerChangesTheIndex() async throws {
+            try await TestEnvironment.withPostgres { client in
+                try await MigrationRunner(client: client, logger: logger).apply(ReadModelCatalogue.migrations(of: .embeddingWorker))
+                try await IndexChanges.withFeed(client) { _, generation in
+                    let embedder = FirstWordEmbedder()
+                    let writer = DocumentChunkWriter(provider: embedder)
+                    let prefix = "resident-\(UUID().uuidString.prefix(8).lowercased())"
+                    // No result cache: every answer below is ranked again.
+                    let search = HearthKnowledge.KnowledgeSearch(
+                        client: client, provider: embedder, logger: logger,
+                        resident: ResidentChunkIndex(maximumChunks: 1_000, generation: generation))
+                    let query = SearchQuery(text: "moonpetal", scope: .knowledge, mode: .vector, limit: 5)
+
+                    // Another test's embedding-worker may write chunks meanwhile (each write makes
+                    // the copy stale): the check is repeated until no change came between.
+                    for attempt in 1...5 {
+                        let start = try #require(generation.current)
+                        try await IndexChanges.write(
+                            [IndexChanges.document("\(prefix)-a", title: "moonpetal tea", body: "Moonpetal tea for a calm evening.")],
+                            with: writer, client: client, logger: logger)
+                        let written = await KafkaTestEnvironment.eventually(timeout: .seconds(5)) { (generation.current ?? 0) > start }
+                        #expect(written)
+                        let quiet = generation.current
+                        let first = try await search.search(query)
+                        #expect(first.map(\.documentId) == ["\(prefix)-a"])
+
+                        // Rows removed behind its back (no announcement): still answered, contents
+                        // and all, from memory.
+                        _ = try await client.query("DELETE FROM document_chunks WHERE model = \(embedder.model.name)", logger: logger).collect()
+                        let again = try await search.search(query)
+                        guard generation.current == quiet else {
+                            if attempt == 5 { Issue.record("the index changed during every attempt") }
+                            continue
+                        }
+                        #expect(again == first)
+                        #expect(again.first?.text.contains("Moonpetal tea") == true)
+                        break
+                    }
+
+                    // The worker writes: its commit is announced, the next search reads the index again.
+                    let before = try #require(generation.current)
+                    try await IndexChanges.write(
+                        [IndexChanges.document("\(prefix)-b", title: "moonpetal soup", body: "Moonpetal soup, mild enough for toddlers.")],
+                        with: writer, client: client, logger: logger)
+                    let heard = await KafkaTestEnvironment.eventually(timeout: .seconds(5)) { (generation.current ?? 0) > before }
+                    #expect(heard)
+                    let after = try await search.search(query)
+                    #expect(after.map(\.documentId) == ["\(prefix)-b"])
+                    #expect(after.first?.text.contains("Moonpetal soup") == true)
+                }
+            }
+        }
+
+        /// Above its limit, or with no listening connection, the copy is not used: what Postgres
+        /// holds is the answer at once.
+        @Test func aLargeIndexOrAnUnheardOneIsSearchedInPostgres() async throws {
+            try await TestEnvironment.withPostgres { client in
+                try await MigrationRunner(client: client, logger: logger).apply(ReadModelCatalogue.migrations(of: .embeddingWorker))
+                try await IndexChanges.withFeed(client) { _, generation in
+                    let embedder = FirstWordEmbedder()
+                    let writer = DocumentChunkWriter(provider: embedder)
+                    let prefix = "resident-\(UUID().uuidString.prefix(8).lowercased())"
+                    try await IndexChanges.write(
+                        [
+                            IndexChanges.document("\(prefix)-a", title: "starfruit salad", body: "Starfruit salad for a sunny lunch."),
+                            IndexChanges.document("\(prefix)-b", title: "starfruit juice", body: "Starfruit juice, no sugar added."),
+                        ],
+                        with: writer, client: client, logger: logger)
+                    let tooSmall = ResidentChunkIndex(maximumChunks: 1, generation: generation)
+                    let unheard = ResidentChunkIndex(maximumChunks: 1_000, generation: ReadModelGeneration(readModel: EmbeddingSettings.indexReadModel))
+                    for resident in [tooSmall, unheard] {
+                        let search = HearthKnowledge.KnowledgeSearch(client: client, provider: embedder, logger: logger, resident: resident)
+                        let query = SearchQuery(text: "starfruit", scope: .knowledge, mode: .vector, limit: 5)
+                        #expect(Set(try await search.search(query).map(\.documentId)) == ["\(prefix)-a", "\(prefix)-b"])
+                        #expect(await resident.snapshot(model: embedder.model.name, client: client, logger: logger) == nil)
+                    }
+                    _ = try await client.query("DELETE FROM document_chunks WHERE model = \(embedder.model.name) AND document_id = \("\(prefix)-a")", logger: logger).collect()
+                    for resident in [tooSmall, unheard] {
+                        let search = HearthKnowledge.KnowledgeSearch(client: client, provider: embedder, logger: logger, resident: resident)
+                        let query = SearchQuery(text: "starfruit", scope: .knowledge, mode: .vector, limit: 5)
+                        #expect(try await search.search(query).map(\.documentId) == ["\(prefix)-b"])
+                    }
+                }
+            }
+        }
+    }
+}
