@@ -9,6 +9,13 @@ struct ResidentChunks: Sendable {
     private var vectors: [Float] = []
     private var zeroVector: [Bool] = []
     private var positions: [String: Int] = [:]
+    /// Per chunk, the number of its document and of its kind (in `documentIds`, `kindNames`): the
+    /// scan compares integers, not strings.
+    private var documentNumbers: [Int] = []
+    private var documentIds: [String] = []
+    private var documentNumberOf: [String: Int] = [:]
+    private var kindNumbers: [Int] = []
+    private var kindNames: [String] = []
 
     init(model: String, dimension: Int) {
         self.model = model
@@ -25,6 +32,19 @@ struct ResidentChunks: Sendable {
         let (unit, isZero) = Self.unitLength(embedding)
         vectors.append(contentsOf: unit)
         zeroVector.append(isZero)
+        if let number = documentNumberOf[hit.documentId] {
+            documentNumbers.append(number)
+        } else {
+            documentNumberOf[hit.documentId] = documentIds.count
+            documentNumbers.append(documentIds.count)
+            documentIds.append(hit.documentId)
+        }
+        if let number = kindNames.firstIndex(of: hit.kind) {
+            kindNumbers.append(number)
+        } else {
+            kindNumbers.append(kindNames.count)
+            kindNames.append(hit.kind)
+        }
     }
 
     /// The chunk with this id, without a score.
@@ -37,30 +57,37 @@ struct ResidentChunks: Sendable {
     func nearestDocuments(to query: [Float], kinds: [String], filters: SearchFilters, documents: Int) -> [RankedChunk] {
         guard documents > 0, query.count == dimension else { return [] }
         let (unit, queryIsZero) = Self.unitLength(query)
-        let allowedKinds = Set(kinds)
+        let allowedKinds = kindNames.map { kinds.contains($0) }
         let excluded = Set(filters.excludeAllergens)
-        var best: [String: (distance: Double, index: Int)] = [:]
+        // Per document, its nearest chunk so far (-1: none).
+        var nearest = [Int](repeating: -1, count: documentIds.count)
+        var distances = [Double](repeating: .infinity, count: hits.count)
         unit.withUnsafeBufferPointer { q in
             vectors.withUnsafeBufferPointer { all in
                 for index in hits.indices {
-                    let hit = hits[index]
-                    guard allowedKinds.contains(hit.kind), excluded.isDisjoint(with: allergenSets[index]), Self.admits(hit, age: filters.age) else { continue }
+                    guard allowedKinds[kindNumbers[index]],
+                          excluded.isEmpty || excluded.isDisjoint(with: allergenSets[index]),
+                          Self.admits(hits[index], age: filters.age) else { continue }
                     // pgvector's cosine distance of a zero vector is NaN, which Postgres orders last.
                     let distance = queryIsZero || zeroVector[index]
                         ? Double.infinity
                         : 1 - Double(Self.dot(q.baseAddress!, all.baseAddress! + index * dimension, count: dimension))
-                    if let known = best[hit.documentId],
-                       known.distance < distance || (known.distance == distance && hits[known.index].chunkId < hit.chunkId) {
-                        continue
-                    }
-                    best[hit.documentId] = (distance, index)
+                    distances[index] = distance
+                    let document = documentNumbers[index]
+                    let known = nearest[document]
+                    if known < 0 || isCloser(index, than: known, distances) { nearest[document] = index }
                 }
             }
         }
-        return best.values
-            .sorted { $0.distance != $1.distance ? $0.distance < $1.distance : hits[$0.index].chunkId < hits[$1.index].chunkId }
+        return nearest.filter { $0 >= 0 }
+            .sorted { isCloser($0, than: $1, distances) }
             .prefix(documents)
-            .map { RankedChunk(chunkId: hits[$0.index].chunkId, documentId: hits[$0.index].documentId, score: 1 - $0.distance) }
+            .map { RankedChunk(chunkId: hits[$0].chunkId, documentId: hits[$0].documentId, score: 1 - distances[$0]) }
+    }
+
+    /// SQL's `ORDER BY distance, id`.
+    private func isCloser(_ chunk: Int, than other: Int, _ distances: [Double]) -> Bool {
+        distances[chunk] != distances[other] ? distances[chunk] < distances[other] : hits[chunk].chunkId < hits[other].chunkId
     }
 
     /// The SQL filter's age clause: documents without a range match any age.
@@ -77,14 +104,15 @@ struct ResidentChunks: Sendable {
         return (vector.map { $0 * scale }, false)
     }
 
-    /// Sixteen lanes at a time: the scan is a few hundred of these per query.
+    /// Sixteen lanes at a time: the scan is a few hundred of these per query. A multiply and an
+    /// add, not `addProduct`: built without an FMA target, that calls libm's `fmaf` once per lane.
     static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
         var sum = SIMD16<Float>()
         var offset = 0
         while offset + 16 <= count {
             let x = UnsafeRawPointer(a + offset).loadUnaligned(as: SIMD16<Float>.self)
             let y = UnsafeRawPointer(b + offset).loadUnaligned(as: SIMD16<Float>.self)
-            sum.addProduct(x, y)
+            sum += x * y
             offset += 16
         }
         var total = sum.sum()

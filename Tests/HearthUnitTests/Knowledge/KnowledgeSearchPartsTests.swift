@@ -75,4 +75,15 @@ import Testing
         #expect(exact == "abcde fghij")
         #expect(Self.hit("abcdefghijkl").snippet(length: 5) == "abcde…")
     }
+
+    /// Lengths are in characters, not scalars; whitespace is Unicode's, not only ASCII's.
+    @Test func charactersOfSeveralScalarsAndUnicodeSpacesCountAsTheyRead() {
+        let accented = "e\u{301}"
+        #expect(Self.hit("\(accented)\(accented)\(accented) abc").snippet(length: 3) == "\(accented)\(accented)\(accented)…")
+        #expect(Self.hit("\(accented)\(accented) ab").snippet(length: 5) == "\(accented)\(accented) ab")
+        #expect(Self.hit("\u{3000}tea\u{00A0}\u{00A0}for\r\ntwo\u{2003}").snippet() == "tea for two")
+        let family = "👨‍👩‍👧"
+        let long = Array(repeating: family, count: 40).joined(separator: " ")
+        #expect(Self.hit(long).snippet(length: 9) == Array(repeating: family, count: 4).joined(separator: " ") + "…")
+    }
 }
