@@ -48,4 +48,69 @@ enum IndexChanges {
             try await writer.write(documents, on: connection, logger: logger)
         }
     }
+
+    /// Runs `body` with a migrated index, a listening feed and a model of its own.
+    static func withIsolatedIndex<T: Sendable>(prefix: String, _ body: (IsolatedIndex) async throws -> T) async throws -> T {
+        try await TestEnvironment.withPostgres { client in
+            try await MigrationRunner(client: client, logger: TestEnvironment.logger).apply(ReadModelCatalogue.migrations(of: .embeddingWorker))
+            return try await withFeed(client) { _, generation in
+                try await body(IsolatedIndex(client: client, generation: generation, prefix: "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"))
+            }
+        }
+    }
+
+    /// What every copy of the index a searcher keeps (the result cache, the resident index) must
+    /// do: keep its answer while rows go without an announcement, and read the index again after
+    /// an announced write. `answer` is what the test compares of its search for `word`;
+    /// `expected(id, body)` is that answer when only document `id`, with `body`, matches.
+    static func expectKeptUntilAnnounced(
+        _ index: IsolatedIndex, word: String, answer: () async throws -> [String], expected: (String, String) -> [String]
+    ) async throws {
+        let first = (id: "\(index.prefix)-a", body: "\(word.capitalized) tea for a calm evening.")
+        // Another test's embedding-worker may write chunks meanwhile (each write makes the copy
+        // stale): the check is repeated until no change came between.
+        for attempt in 1...5 {
+            #expect(try await index.write([document(first.id, title: "\(word) tea", body: first.body)]))
+            let quiet = index.generation.current
+            let before = try await answer()
+            #expect(before == expected(first.id, first.body))
+            try await index.deleteRowsUnannounced()
+            let kept = try await answer()
+            guard index.generation.current == quiet else {
+                if attempt == 5 { Issue.record("the index changed during every attempt") }
+                continue
+            }
+            #expect(kept == before)
+            break
+        }
+        let second = (id: "\(index.prefix)-b", body: "\(word.capitalized) soup, mild enough for toddlers.")
+        #expect(try await index.write([document(second.id, title: "\(word) soup", body: second.body)]))
+        #expect(try await answer() == expected(second.id, second.body))
+    }
+}
+
+/// One test's corner of the knowledge index: its own model, so no other search sees its chunks.
+struct IsolatedIndex: Sendable {
+    let client: PostgresClient
+    let generation: ReadModelGeneration
+    let prefix: String
+    let embedder = FirstWordEmbedder()
+
+    var writer: DocumentChunkWriter { DocumentChunkWriter(provider: embedder) }
+
+    /// Writes as the embedding-worker does; true once the feed heard the commit.
+    func write(_ documents: [StoredDocument]) async throws -> Bool {
+        let start = try #require(generation.current)
+        try await IndexChanges.write(documents, with: writer, client: client, logger: TestEnvironment.logger)
+        return await KafkaTestEnvironment.eventually(timeout: .seconds(5)) { (generation.current ?? 0) > start }
+    }
+
+    /// Removes rows of this model (of one document, or all) without announcing it.
+    func deleteRowsUnannounced(of documentId: String? = nil) async throws {
+        if let documentId {
+            _ = try await client.query("DELETE FROM document_chunks WHERE model = \(embedder.model.name) AND document_id = \(documentId)", logger: TestEnvironment.logger).collect()
+        } else {
+            _ = try await client.query("DELETE FROM document_chunks WHERE model = \(embedder.model.name)", logger: TestEnvironment.logger).collect()
+        }
+    }
 }

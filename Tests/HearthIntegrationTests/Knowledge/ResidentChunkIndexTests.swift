@@ -67,54 +67,17 @@ extension BackboneSuite {
         }
 
         @Test func itServesFromMemoryUntilTheWorkerChangesTheIndex() async throws {
-            try await TestEnvironment.withPostgres { client in
-                try await MigrationRunner(client: client, logger: logger).apply(ReadModelCatalogue.migrations(of: .embeddingWorker))
-                try await IndexChanges.withFeed(client) { _, generation in
-                    let embedder = FirstWordEmbedder()
-                    let writer = DocumentChunkWriter(provider: embedder)
-                    let prefix = "resident-\(UUID().uuidString.prefix(8).lowercased())"
-                    // No result cache: every answer below is ranked again.
-                    let search = HearthKnowledge.KnowledgeSearch(
-                        client: client, provider: embedder, logger: logger,
-                        resident: ResidentChunkIndex(maximumChunks: 1_000, generation: generation))
-                    let query = SearchQuery(text: "moonpetal", scope: .knowledge, mode: .vector, limit: 5)
-
-                    // Another test's embedding-worker may write chunks meanwhile (each write makes
-                    // the copy stale): the check is repeated until no change came between.
-                    for attempt in 1...5 {
-                        let start = try #require(generation.current)
-                        try await IndexChanges.write(
-                            [IndexChanges.document("\(prefix)-a", title: "moonpetal tea", body: "Moonpetal tea for a calm evening.")],
-                            with: writer, client: client, logger: logger)
-                        let written = await KafkaTestEnvironment.eventually(timeout: .seconds(5)) { (generation.current ?? 0) > start }
-                        #expect(written)
-                        let quiet = generation.current
-                        let first = try await search.search(query)
-                        #expect(first.map(\.documentId) == ["\(prefix)-a"])
-
-                        // Rows removed behind its back (no announcement): still answered, contents
-                        // and all, from memory.
-                        _ = try await client.query("DELETE FROM document_chunks WHERE model = \(embedder.model.name)", logger: logger).collect()
-                        let again = try await search.search(query)
-                        guard generation.current == quiet else {
-                            if attempt == 5 { Issue.record("the index changed during every attempt") }
-                            continue
-                        }
-                        #expect(again == first)
-                        #expect(again.first?.text.contains("Moonpetal tea") == true)
-                        break
-                    }
-
-                    // The worker writes: its commit is announced, the next search reads the index again.
-                    let before = try #require(generation.current)
-                    try await IndexChanges.write(
-                        [IndexChanges.document("\(prefix)-b", title: "moonpetal soup", body: "Moonpetal soup, mild enough for toddlers.")],
-                        with: writer, client: client, logger: logger)
-                    let heard = await KafkaTestEnvironment.eventually(timeout: .seconds(5)) { (generation.current ?? 0) > before }
-                    #expect(heard)
-                    let after = try await search.search(query)
-                    #expect(after.map(\.documentId) == ["\(prefix)-b"])
-                    #expect(after.first?.text.contains("Moonpetal soup") == true)
+            try await IndexChanges.withIsolatedIndex(prefix: "resident") { index in
+                // No result cache: every answer is ranked again, here from memory.
+                let search = HearthKnowledge.KnowledgeSearch(
+                    client: index.client, provider: index.embedder, logger: logger,
+                    resident: ResidentChunkIndex(maximumChunks: 1_000, generation: index.generation))
+                let query = SearchQuery(text: "moonpetal", scope: .knowledge, mode: .vector, limit: 5)
+                // Contents too: after the unannounced delete they can come only from memory.
+                try await IndexChanges.expectKeptUntilAnnounced(index, word: "moonpetal") {
+                    try await search.search(query).flatMap { [$0.documentId, $0.text] }
+                } expected: { id, body in
+                    [id, body]
                 }
             }
         }
@@ -122,32 +85,26 @@ extension BackboneSuite {
         /// Above its limit, or with no listening connection, the copy is not used: what Postgres
         /// holds is the answer at once.
         @Test func aLargeIndexOrAnUnheardOneIsSearchedInPostgres() async throws {
-            try await TestEnvironment.withPostgres { client in
-                try await MigrationRunner(client: client, logger: logger).apply(ReadModelCatalogue.migrations(of: .embeddingWorker))
-                try await IndexChanges.withFeed(client) { _, generation in
-                    let embedder = FirstWordEmbedder()
-                    let writer = DocumentChunkWriter(provider: embedder)
-                    let prefix = "resident-\(UUID().uuidString.prefix(8).lowercased())"
-                    try await IndexChanges.write(
-                        [
-                            IndexChanges.document("\(prefix)-a", title: "starfruit salad", body: "Starfruit salad for a sunny lunch."),
-                            IndexChanges.document("\(prefix)-b", title: "starfruit juice", body: "Starfruit juice, no sugar added."),
-                        ],
-                        with: writer, client: client, logger: logger)
-                    let tooSmall = ResidentChunkIndex(maximumChunks: 1, generation: generation)
-                    let unheard = ResidentChunkIndex(maximumChunks: 1_000, generation: ReadModelGeneration(readModel: EmbeddingSettings.indexReadModel))
-                    for resident in [tooSmall, unheard] {
-                        let search = HearthKnowledge.KnowledgeSearch(client: client, provider: embedder, logger: logger, resident: resident)
-                        let query = SearchQuery(text: "starfruit", scope: .knowledge, mode: .vector, limit: 5)
-                        #expect(Set(try await search.search(query).map(\.documentId)) == ["\(prefix)-a", "\(prefix)-b"])
-                        #expect(await resident.snapshot(model: embedder.model.name, client: client, logger: logger) == nil)
-                    }
-                    _ = try await client.query("DELETE FROM document_chunks WHERE model = \(embedder.model.name) AND document_id = \("\(prefix)-a")", logger: logger).collect()
-                    for resident in [tooSmall, unheard] {
-                        let search = HearthKnowledge.KnowledgeSearch(client: client, provider: embedder, logger: logger, resident: resident)
-                        let query = SearchQuery(text: "starfruit", scope: .knowledge, mode: .vector, limit: 5)
-                        #expect(try await search.search(query).map(\.documentId) == ["\(prefix)-b"])
-                    }
+            try await IndexChanges.withIsolatedIndex(prefix: "resident") { index in
+                let (a, b) = ("\(index.prefix)-a", "\(index.prefix)-b")
+                #expect(try await index.write([
+                    IndexChanges.document(a, title: "starfruit salad", body: "Starfruit salad for a sunny lunch."),
+                    IndexChanges.document(b, title: "starfruit juice", body: "Starfruit juice, no sugar added."),
+                ]))
+                let tooSmall = ResidentChunkIndex(maximumChunks: 1, generation: index.generation)
+                let unheard = ResidentChunkIndex(maximumChunks: 1_000, generation: ReadModelGeneration(readModel: EmbeddingSettings.indexReadModel))
+                let query = SearchQuery(text: "starfruit", scope: .knowledge, mode: .vector, limit: 5)
+                func answer(_ resident: ResidentChunkIndex) async throws -> Set<String> {
+                    let search = HearthKnowledge.KnowledgeSearch(client: index.client, provider: index.embedder, logger: logger, resident: resident)
+                    return Set(try await search.search(query).map(\.documentId))
+                }
+                for resident in [tooSmall, unheard] {
+                    #expect(try await answer(resident) == [a, b])
+                    #expect(await resident.snapshot(model: index.embedder.model.name, client: index.client, logger: logger) == nil)
+                }
+                try await index.deleteRowsUnannounced(of: a)
+                for resident in [tooSmall, unheard] {
+                    #expect(try await answer(resident) == [b])
                 }
             }
         }

@@ -38,49 +38,16 @@ extension BackboneSuite {
         }
 
         @Test func anAnswerIsCachedUntilTheEmbeddingWorkerChangesTheIndex() async throws {
-            try await TestEnvironment.withPostgres { client in
-                try await MigrationRunner(client: client, logger: logger).apply(ReadModelCatalogue.migrations(of: .embeddingWorker))
-                try await IndexChanges.withFeed(client) { feed, generation in
-                    let embedder = FirstWordEmbedder()
-                    let writer = DocumentChunkWriter(provider: embedder)
-                    let prefix = "cache-\(UUID().uuidString.prefix(8).lowercased())"
-                    let search = HearthKnowledge.KnowledgeSearch(
-                        client: client, provider: embedder, logger: logger,
-                        results: SearchResultCache(capacity: 16, generation: generation))
-                    let query = SearchQuery(text: "glimmerwort", scope: .knowledge, mode: .hybrid, limit: 5)
-
-                    // Another test's embedding-worker may write chunks meanwhile (each write empties
-                    // the cache): the cached-answer check is repeated until no change came between.
-                    for attempt in 1...5 {
-                        let start = try #require(generation.current)
-                        try await IndexChanges.write([IndexChanges.document("\(prefix)-a", title: "glimmerwort tea", body: "Glimmerwort tea for a calm evening.")], with: writer, client: client, logger: logger)
-                        let written = await KafkaTestEnvironment.eventually(timeout: .seconds(5)) { (generation.current ?? 0) > start }
-                        #expect(written)
-                        let quiet = generation.current
-                        let first = try await search.search(query).map(\.documentId)
-                        #expect(first == ["\(prefix)-a"])
-
-                        // Rows removed behind the cache's back (no announcement) do not change the
-                        // answer: it comes from the cache, not from Postgres.
-                        _ = try await client.query("DELETE FROM document_chunks WHERE model = \(embedder.model.name)", logger: logger).collect()
-                        let hits = try await search.search(query).map(\.documentId)
-                        let ranked = try await search.rankedDocuments(query).map(\.documentId)
-                        guard generation.current == quiet else {
-                            if attempt == 5 { Issue.record("the index changed during every attempt") }
-                            continue
-                        }
-                        #expect(hits == first)
-                        #expect(ranked == first)
-                        break
-                    }
-
-                    // The worker writes a document: its commit is announced, the next search reads the index.
-                    let before = try #require(generation.current)
-                    try await IndexChanges.write([IndexChanges.document("\(prefix)-b", title: "glimmerwort soup", body: "Glimmerwort soup, mild enough for toddlers.")], with: writer, client: client, logger: logger)
-                    let heard = await KafkaTestEnvironment.eventually(timeout: .seconds(5)) { (generation.current ?? 0) > before }
-                    #expect(heard)
-                    #expect(try await search.search(query).map(\.documentId) == ["\(prefix)-b"])
-                    #expect(try await search.rankedDocuments(query).map(\.documentId) == ["\(prefix)-b"])
+            try await IndexChanges.withIsolatedIndex(prefix: "cache") { index in
+                let search = HearthKnowledge.KnowledgeSearch(
+                    client: index.client, provider: index.embedder, logger: logger,
+                    results: SearchResultCache(capacity: 16, generation: index.generation))
+                let query = SearchQuery(text: "glimmerwort", scope: .knowledge, mode: .hybrid, limit: 5)
+                // Both kinds of answer: a search's chunks, and the documents alone.
+                try await IndexChanges.expectKeptUntilAnnounced(index, word: "glimmerwort") {
+                    try await search.search(query).map(\.documentId) + search.rankedDocuments(query).map(\.documentId)
+                } expected: { id, _ in
+                    [id, id]
                 }
             }
         }
