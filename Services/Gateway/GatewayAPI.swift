@@ -93,7 +93,7 @@ struct GatewayAPI: Sendable {
                 consistency: consistency),
             invites: InviteRoutes(
                 publisher: host.publisher, invites: InviteReadModel(client: host.postgres, logger: logger),
-                membership: membership, consistency: consistency),
+                claims: InviteClaims(client: host.postgres, logger: logger), membership: membership, consistency: consistency),
             users: UserRoutes(publisher: host.publisher, users: userReadModel, membership: membership, consistency: consistency),
             feedback: FeedbackRoutes(publisher: host.publisher, membership: membership),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),

@@ -10,11 +10,13 @@ import Hummingbird
 ///
 /// Both wait for their projections before answering: the invite must be readable by whoever
 /// redeems it (on any gateway instance), and the new member's next request must pass
-/// authorization. Single use is checked against the read model, so two users redeeming one code
-/// in the same instant could both get in; the projection still records only the first.
+/// authorization. Single use is decided by a claim in Postgres (`InviteClaims`) before anything
+/// is published: of two users redeeming one code in the same instant, one gets in and the other
+/// a 409.
 struct InviteRoutes: Sendable {
     let publisher: EventPublisher
     let invites: InviteReadModel
+    let claims: InviteClaims
     let membership: MembershipReadModel
     let consistency: ReadConsistency
 
@@ -76,9 +78,9 @@ struct InviteRoutes: Sendable {
         guard invite.expiresAt > Date() else {
             throw APIError(.gone, code: "invite_expired", message: "this invite has expired; ask for a new one")
         }
-        if let acceptedBy = invite.acceptedBy, acceptedBy != user {
-            throw APIError(.conflict, code: "invite_used", message: "this invite has already been used")
-        }
+        let used = APIError(.conflict, code: "invite_used", message: "this invite has already been used")
+        if let acceptedBy = invite.acceptedBy, acceptedBy != user { throw used }
+        guard try await claims.claim(code, for: user) else { throw used }
         try await publisher.publish(
             HouseholdInviteAccepted(householdId: invite.householdId, code: code, userId: user), correlationId: context.correlationId)
         let joined = try await publisher.publish(

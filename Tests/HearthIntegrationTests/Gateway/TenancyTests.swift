@@ -10,6 +10,40 @@ extension BackboneSuite {
             UserIdentity.userId(provider: .dev, subject: UserIdentity.devSubject(forName: name)).uuidString.lowercased()
         }
 
+        /// Single use holds under a race: of six users redeeming one code at the same instant,
+        /// exactly one joins and the others get a 409 and stay out.
+        @Test func ofUsersRedeemingOneInviteAtOnceExactlyOneJoins() async throws {
+            try await ServiceProcess.with("gateway") { gateway in
+                let (alice, household) = try await GatewayUser.withHousehold(gateway, name: "Alice's")
+                let url = { (path: String) in gateway.baseURL.appendingPathComponent(path) }
+                for _ in 1...3 {
+                    let invite = try await HTTPTestClient.send("POST", url("v1/households/\(household)/invites"), headers: alice.headers)
+                    let code = try #require(invite.json["code"] as? String)
+                    var racers: [GatewayUser] = []
+                    for _ in 1...6 { racers.append(try await GatewayUser.signIn(gateway)) }
+                    let accept = url("v1/invites/\(code)/accept")
+                    let replies = try await withThrowingTaskGroup(of: (String, HTTPTestClient.Reply).self) { group in
+                        for racer in racers {
+                            group.addTask { (racer.userId, try await HTTPTestClient.send("POST", accept, headers: racer.headers)) }
+                        }
+                        return try await group.reduce(into: [String: HTTPTestClient.Reply]()) { $0[$1.0] = $1.1 }
+                    }
+                    let winners = replies.filter { $0.value.status == 200 }.map(\.key)
+                    #expect(winners.count == 1, "\(replies.mapValues(\.status))")
+                    #expect(replies.values.filter { $0.status == 409 && $0.errorCode == "invite_used" }.count == 5)
+                    for racer in racers {
+                        let read = try await HTTPTestClient.send("GET", url("v1/households/\(household)"), headers: racer.headers)
+                        #expect(read.status == (winners.contains(racer.userId) ? 200 : 404))
+                    }
+                    // The winner trying again is still in; a loser trying again is still refused.
+                    if let winner = racers.first(where: { winners.contains($0.userId) }), let loser = racers.first(where: { !winners.contains($0.userId) }) {
+                        #expect(try await HTTPTestClient.send("POST", accept, headers: winner.headers).status == 200)
+                        #expect(try await HTTPTestClient.send("POST", accept, headers: loser.headers).status == 409)
+                    }
+                }
+            }
+        }
+
         @Test func everyHouseholdRouteHidesOtherHouseholds() async throws {
             let adminName = "Admin \(UUID().uuidString.prefix(8))"
             try await ServiceProcess.with("gateway", environment: ["HEARTH_ADMIN_USER_IDS": Self.adminId(named: adminName)]) { gateway in
