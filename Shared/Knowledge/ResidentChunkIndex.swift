@@ -98,7 +98,7 @@ public final class ResidentChunkIndex: Sendable {
         var chunks = ResidentChunks(model: model, dimension: EmbeddingIndex.dimension)
         for try await (id, documentId, kind, title, heading, chunkIndex, text, ageMin, ageMax, allergens, embedding)
             in rows.decode((String, String, String, String, String?, Int, String, Int?, Int?, [String], [Float]).self) {
-            chunks.append(
+            try chunks.append(
                 SearchHit(
                     chunkId: id, documentId: documentId, kind: kind, title: title, heading: heading, chunkIndex: chunkIndex, text: text,
                     ageMin: ageMin, ageMax: ageMax, allergens: allergens, score: 0),

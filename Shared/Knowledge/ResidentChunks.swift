@@ -24,8 +24,15 @@ struct ResidentChunks: Sendable {
 
     var count: Int { hits.count }
 
-    mutating func append(_ hit: SearchHit, embedding: [Float]) {
-        precondition(embedding.count == dimension, "a chunk's embedding has \(embedding.count) dimensions, not \(dimension)")
+    struct WrongDimension: Error, CustomStringConvertible {
+        let chunkId: String
+        let dimension: Int
+        let expected: Int
+        var description: String { "chunk \(chunkId) has \(dimension) dimensions, not \(expected)" }
+    }
+
+    mutating func append(_ hit: SearchHit, embedding: [Float]) throws {
+        guard embedding.count == dimension else { throw WrongDimension(chunkId: hit.chunkId, dimension: embedding.count, expected: dimension) }
         positions[hit.chunkId] = hits.count
         hits.append(hit)
         allergenSets.append(Set(hit.allergens))

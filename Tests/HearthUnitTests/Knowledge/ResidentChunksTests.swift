@@ -13,14 +13,14 @@ import Testing
             text: "text of \(id)", ageMin: ages.0, ageMax: ages.1, allergens: allergens, score: 0)
     }
 
-    func chunks(_ rows: [(SearchHit, [Float])]) -> ResidentChunks {
+    func chunks(_ rows: [(SearchHit, [Float])]) throws -> ResidentChunks {
         var chunks = ResidentChunks(model: "m", dimension: Self.dimension)
-        for (hit, vector) in rows { chunks.append(hit, embedding: vector) }
+        for (hit, vector) in rows { try chunks.append(hit, embedding: vector) }
         return chunks
     }
 
     @Test func documentsComeNearestFirstByTheirBestChunkWithCosineScores() throws {
-        let index = chunks([
+        let index = try chunks([
             (hit("a-0", document: "a"), [1, 0, 0, 0]),
             (hit("a-1", document: "a"), [0, 1, 0, 0]),
             // Not unit length: the ranking is by angle, as pgvector's `<=>` is.
@@ -37,8 +37,8 @@ import Testing
         #expect(index.nearestDocuments(to: [0, 2, 0, 0], kinds: ["tips"], filters: SearchFilters(), documents: 2).map(\.documentId) == ["a", "b"])
     }
 
-    @Test func equalDistancesGoByChunkIdAndZeroVectorsComeLast() {
-        let index = chunks([
+    @Test func equalDistancesGoByChunkIdAndZeroVectorsComeLast() throws {
+        let index = try chunks([
             (hit("z-0", document: "z"), [0, 0, 1, 0]),
             (hit("m-1", document: "m"), [0, 0, 3, 0]),
             (hit("m-0", document: "m"), [0, 0, 2, 0]),
@@ -51,8 +51,8 @@ import Testing
         #expect(index.nearestDocuments(to: [0, 0, 0, 0], kinds: ["tips"], filters: SearchFilters(), documents: 10).map(\.chunkId) == ["empty", "m-0", "z-0"])
     }
 
-    @Test func theFiltersOfTheSQLApply() {
-        let index = chunks([
+    @Test func theFiltersOfTheSQLApply() throws {
+        let index = try chunks([
             (hit("r-peanut", document: "r1", kind: "recipe", allergens: ["peanut"]), [1, 0, 0, 0]),
             (hit("r-plain", document: "r2", kind: "recipe"), [1, 0.1, 0, 0]),
             (hit("t-toddler", document: "t1", ages: (1, 3)), [1, 0.2, 0, 0]),
@@ -69,12 +69,19 @@ import Testing
         #expect(index.nearestDocuments(to: [1, 0], kinds: ["tips"], filters: SearchFilters(), documents: 10).isEmpty)
     }
 
-    @Test func chunksAreFoundByIdWithTheirContents() {
-        let index = chunks([(hit("a-0", document: "a", allergens: ["egg"]), [1, 0, 0, 0])])
+    @Test func chunksAreFoundByIdWithTheirContents() throws {
+        let index = try chunks([(hit("a-0", document: "a", allergens: ["egg"]), [1, 0, 0, 0])])
         #expect(index.hit("a-0")?.text == "text of a-0")
         #expect(index.hit("a-0")?.allergens == ["egg"])
         #expect(index.hit("missing") == nil)
         #expect(index.count == 1)
+    }
+
+    @Test func aVectorOfAnotherDimensionIsRefused() throws {
+        var index = try chunks([(hit("a-0", document: "a"), [1, 0, 0, 0])])
+        #expect(throws: ResidentChunks.WrongDimension.self) { try index.append(hit("b-0", document: "b"), embedding: [1, 0]) }
+        #expect(index.count == 1)
+        #expect(index.hit("b-0") == nil)
     }
 
     @Test func theDotProductCoversEveryLane() {
