@@ -239,7 +239,7 @@ public struct KnowledgeSearch: Sendable {
             var sql: PostgresQuery = exact
                 ? "SELECT * FROM (\(unescaped: Self.rankColumns), (embedding <=> \(vector)::real[]::vector)::float8 AS distance FROM document_chunks WHERE \(unescaped: Self.filterSQL)) AS c ORDER BY distance + 0, id LIMIT \(chunkLimit)"
                 : "SELECT * FROM (\(unescaped: Self.rankColumns), (embedding <=> \(vector)::real[]::vector)::float8 AS distance FROM document_chunks WHERE \(unescaped: Self.filterSQL) ORDER BY embedding <=> \(vector)::real[]::vector LIMIT \(chunkLimit)) AS c ORDER BY distance, id"
-            try Self.bindFilters(&sql, query: query, model: model)
+            Self.bindFilters(&sql, query: query, model: model)
             let searchList = max(Self.minimumEfSearch, min(1000, chunkLimit))
             // Every connection starts with iterative scans on and a search list of
             // `DatabaseConfiguration.sessionEfSearch`: one round trip unless this search needs more.
@@ -326,14 +326,14 @@ public struct KnowledgeSearch: Sendable {
         "model = $M AND kind = ANY($K::text[]) AND NOT (allergens && $A::text[]) AND ($H = false OR ((age_min IS NULL OR age_min <= $G) AND (age_max IS NULL OR age_max >= $G)))"
 
     /// Replaces the named placeholders of `filterSQL` with the next free parameter numbers and binds them.
-    static func bindFilters(_ query: inout PostgresQuery, query search: SearchQuery, model: String) throws {
+    static func bindFilters(_ query: inout PostgresQuery, query search: SearchQuery, model: String) {
         let first = query.binds.count + 1
         var binds = query.binds
-        try binds.append(model, context: .default)
-        try binds.append(search.kinds, context: .default)
-        try binds.append(search.filters.excludeAllergens, context: .default)
-        try binds.append(search.filters.age != nil, context: .default)
-        try binds.append(search.filters.age ?? 0, context: .default)
+        binds.append(model, context: .default)
+        binds.append(search.kinds, context: .default)
+        binds.append(search.filters.excludeAllergens, context: .default)
+        binds.append(search.filters.age != nil, context: .default)
+        binds.append(search.filters.age ?? 0, context: .default)
         query = PostgresQuery(unsafeSQL: numberingFilterPlaceholders(query.sql, first: first), binds: binds)
     }
 

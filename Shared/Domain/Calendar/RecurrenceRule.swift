@@ -153,7 +153,7 @@ public struct RecurrenceRule: Equatable, Sendable {
             parts.append("BYDAY=" + byDay.map { "\($0.ordinal.map(String.init) ?? "")\(Self.weekdayCodes[$0.weekday.rawValue])" }.joined(separator: ","))
         }
         if let count { parts.append("COUNT=\(count)") }
-        if let until {
+        if until != nil {
             if allDay {
                 parts.append("UNTIL=" + ICalendarFormat.date(untilDay(in: timeZone)))
             } else {

@@ -26,27 +26,38 @@ public struct JSONLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    public func log(event: LogEvent) {
+        FileHandle.standardError.write(Data((line(for: event, at: Date()) + "\n").utf8))
+    }
+
     public func log(
         level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?,
         source: String, file: String, function: String, line: UInt
     ) {
+        log(event: LogEvent(level: level, message: message, metadata: explicit, source: source, file: file, function: function, line: line))
+    }
+
+    /// The line `event` is written as. An error given with the event goes in as `error`, unless
+    /// the metadata already names one.
+    func line(for event: LogEvent, at date: Date) -> String {
         var merged = metadata
         if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let explicit { merged.merge(explicit) { _, new in new } }
-        let time = Timestamp.format(Date())
-        let text: String
+        if let explicit = event.metadata { merged.merge(explicit) { _, new in new } }
+        if let error = event.error, merged["error"] == nil { merged["error"] = "\(String(reflecting: error))" }
+        let time = Timestamp.format(date)
         switch format {
         case .json:
-            var fields: [String: String] = ["time": time, "level": level.rawValue, "service": service, "logger": label, "message": message.description]
+            var fields: [String: String] = [
+                "time": time, "level": event.level.rawValue, "service": service, "logger": label, "message": event.message.description,
+            ]
             for (key, value) in merged { fields[key] = Self.flatten(value) }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            text = (try? String(decoding: encoder.encode(fields), as: UTF8.self)) ?? message.description
+            return (try? String(decoding: encoder.encode(fields), as: UTF8.self)) ?? event.message.description
         case .text:
             let rendered = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.flatten($0.value))" }.joined(separator: " ")
-            text = "\(time) \(level.rawValue.uppercased()) \(service) \(message) \(rendered)"
+            return "\(time) \(event.level.rawValue.uppercased()) \(service) \(event.message) \(rendered)"
         }
-        FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
     static func flatten(_ value: Logger.Metadata.Value) -> String {

@@ -11,7 +11,7 @@ extension BackboneSuite {
     @Suite struct GoogleSync {
         /// Until the fake holds exactly `expected` (Google id → title), or the time is up.
         static func converge(_ fake: FakeGoogle, to expected: [String: String]) async throws -> Bool {
-            try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
+            await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
                 await fake.events().mapValues { $0.summary ?? "" } == expected
             }
         }
@@ -77,7 +77,7 @@ extension BackboneSuite {
                         created, correlationId: decoded.metadata.correlationId, source: decoded.metadata.source, id: decoded.metadata.id,
                         occurredAt: decoded.metadata.occurredAt))
                 }
-                let conflicted = try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { await fake.insertConflicts > conflictsBefore }
+                let conflicted = await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { await fake.insertConflicts > conflictsBefore }
                 #expect(conflicted, "the redelivered insert reached Google and was answered 409")
                 #expect(try await Self.converge(fake, to: [googleIds[0]: "Dentist (moved)", googleIds[2]: "Football training"]))
                 #expect(await fake.events().count == 2, "no duplicate")
@@ -125,13 +125,13 @@ extension BackboneSuite {
             }) { fake, gateway, user in
                 // Linking mirrors what the household calendar already held.
                 let earlyId = try #require(await early.id)
-                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
+                #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
                     await fake.events()[GoogleEventId.derive(from: earlyId)]?.summary == "Booked before linking"
                 })
 
                 let first = try await CalendarStack.create(gateway, user: user, ["title": "Call with coach", "start": "2026-06-01T08:00:00Z", "end": "2026-06-01T08:30:00Z", "kind": "call"])
                 let firstId = try #require((first.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
-                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { await fake.events()[GoogleEventId.derive(from: firstId)] != nil })
+                #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { await fake.events()[GoogleEventId.derive(from: firstId)] != nil })
 
                 // Access tokens die early: the next call is a 401, answered by exactly one refresh.
                 await fake.expireAccessTokens()
@@ -139,7 +139,7 @@ extension BackboneSuite {
                 let unauthorizedBefore = await fake.unauthorizedAnswers
                 let second = try await CalendarStack.create(gateway, user: user, ["title": "Swim", "start": "2026-06-02T16:00:00Z", "end": "2026-06-02T17:00:00Z", "kind": "training"])
                 let secondId = try #require((second.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
-                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { await fake.events()[GoogleEventId.derive(from: secondId)] != nil })
+                #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { await fake.events()[GoogleEventId.derive(from: secondId)] != nil })
                 #expect(await fake.refreshGrants == refreshesBefore + 1, "one refresh for one 401")
                 #expect(await fake.unauthorizedAnswers == unauthorizedBefore + 1)
 
@@ -147,7 +147,7 @@ extension BackboneSuite {
                 await fake.failNext([503, 429])
                 let third = try await CalendarStack.create(gateway, user: user, ["title": "Piano", "start": "2026-06-03T16:00:00Z", "end": "2026-06-03T17:00:00Z", "kind": "appointment"])
                 let thirdId = try #require((third.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
-                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { await fake.events()[GoogleEventId.derive(from: thirdId)] != nil })
+                #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { await fake.events()[GoogleEventId.derive(from: thirdId)] != nil })
 
                 // The user revokes access at Google: invalid_grant breaks the link and the user is told.
                 await fake.revokeGrants()

@@ -22,7 +22,7 @@ extension BackboneSuite {
                 let reminderId = try await stack.postReminder(
                     user, title: "Bins out", body: "Green bin goes out tonight", at: Date().addingTimeInterval(2), channels: ["apns", "inbox"])
 
-                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { !stack.pushes(to: token).isEmpty }, "APNs got the push")
+                #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { !stack.pushes(to: token).isEmpty }, "APNs got the push")
                 let push = try #require(stack.pushes(to: token).first)
                 #expect(push.version == "HTTP/2.0")
                 #expect(push.method == "POST")
@@ -93,7 +93,7 @@ extension BackboneSuite {
                 }
                 try await NotifierStack.publishReminders(reminders)
 
-                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(60)) { stack.pushes(to: token).count >= 30 }, "delivery started")
+                #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(60)) { stack.pushes(to: token).count >= 30 }, "delivery started")
                 await notifiers[0].kill()
                 let beforeRestart = stack.pushes(to: token).count
                 #expect(beforeRestart < 200, "killed mid-way (\(beforeRestart) pushed)")
@@ -160,7 +160,7 @@ extension BackboneSuite {
                 stack.apns.responder.script("/3/device/\(busy)", [.init(status: 429, body: #"{"reason":"TooManyRequests"}"#)])
 
                 let first = try await stack.postReminder(user, title: "Feed the cat", at: Date().addingTimeInterval(1), channels: ["apns"])
-                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { stack.pushes(to: busy).count >= 2 }, "429 retried")
+                #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { stack.pushes(to: busy).count >= 2 }, "429 retried")
                 #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { try await NotifierDatabase.deviceActive(gone) == false },
                         "410 deactivated the token")
                 try await Task.sleep(for: .seconds(1))
@@ -180,7 +180,7 @@ extension BackboneSuite {
 
                 // The dead token is not used again.
                 let second = try await stack.postReminder(user, title: "Feed the cat again", at: Date().addingTimeInterval(1), channels: ["apns"])
-                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { stack.pushes(to: busy).count == 3 })
+                #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { stack.pushes(to: busy).count == 3 })
                 #expect(stack.pushes(to: gone).count == 1)
                 #expect(try await NotifierDatabase.log(reminders: [second]).count == 1)
             }
@@ -227,12 +227,12 @@ extension BackboneSuite {
                     try await NotifierDatabase.dispatch(quiet)?.deferredUntil != nil
                 }, "the quiet reminder was deferred")
                 #expect(try await NotifierDatabase.dispatch(quiet)?.deferredUntil == end)
-                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(15)) {
+                #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(15)) {
                     stack.pushes(to: token).contains { $0.header("apns-collapse-id") == urgent.uuidString.lowercased() }
                 }, "the urgent one went out at once")
                 #expect(!stack.pushes(to: token).contains { $0.header("apns-collapse-id") == quiet.uuidString.lowercased() })
 
-                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(150)) {
+                #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(150)) {
                     stack.pushes(to: token).contains { $0.header("apns-collapse-id") == quiet.uuidString.lowercased() }
                 }, "sent once the window ended")
                 #expect(Date() >= end)
@@ -264,7 +264,7 @@ extension BackboneSuite {
                 })
 
                 let reminder = try await stack.postReminder(user, title: "Swim kit", at: Date().addingTimeInterval(1), channels: ["webhook"])
-                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { !receiver.responder.requests(to: "/hooks/ok").isEmpty })
+                #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { !receiver.responder.requests(to: "/hooks/ok").isEmpty })
                 let delivery = try #require(receiver.responder.requests(to: "/hooks/ok").first)
                 let timestamp = try #require(delivery.header(WebhookSignature.timestampHeader).flatMap(Int.init))
                 let signature = try #require(delivery.header(WebhookSignature.signatureHeader))
@@ -301,7 +301,7 @@ extension BackboneSuite {
                 let brokenCalls = receiver.responder.requests(to: "/hooks/broken").count
                 #expect(brokenCalls == 2)
                 _ = try await stack.postReminder(user, title: "PE kit", at: Date().addingTimeInterval(1), channels: ["webhook"])
-                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { receiver.responder.requests(to: "/hooks/ok").count >= 3 })
+                #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { receiver.responder.requests(to: "/hooks/ok").count >= 3 })
                 #expect(receiver.responder.requests(to: "/hooks/broken").count == brokenCalls, "a disabled webhook gets nothing")
             }
         }

@@ -36,7 +36,8 @@ extension BackboneSuite {
                 let caused = trace.dropFirst().filter { $0["causation_id"] as? String == requestId }
                 #expect(!caused.isEmpty && caused.count == trace.count - 1, "\(trace.map { ($0["type"] ?? "", $0["causation_id"] ?? "") })")
                 let started = trace.first { $0["type"] as? String == "assist.run_started" }
-                #expect(((started?["projected_by"] as? [String]) ?? []).contains("assist_runs"))
+                let projectedBy = started?["projected_by"] as? [String] ?? []
+                #expect(projectedBy.contains("assist_runs"))
 
                 let tree = try await CommandLineTool.run(["trace", runId])
                 #expect(tree.status == 0)
