@@ -142,8 +142,12 @@ struct KafkaClientTests {
     @Test("graceful shutdown of the producer service delivers everything already enqueued")
     func gracefulShutdownFlushes() async throws {
         let topic = try await Env.freshTopic("shutdown", partitions: 3)
-        // A long linger keeps the messages queued locally until shutdown has to flush them.
-        let producer = try Env.producer(lingerMs: 2_000)
+        // A linger far longer than the test keeps the messages queued locally until shutdown has
+        // to flush them (a flush sends at once, whatever the linger; librdkafka wants the linger
+        // below `message.timeout.ms`, 5 minutes). With a linger of seconds, a busy machine could
+        // stall the sending task that long, and part of the queue would leave before the check
+        // below saw all of it (as happened once in a full run).
+        let producer = try Env.producer(lingerMs: 120_000)
         let count = 3_000
         let group = ServiceGroup(configuration: .init(services: [.init(service: producer)], logger: Env.logger))
         let messages = (0..<count).map { KafkaOutgoingMessage(topic: topic, key: Array("key-\($0 % 50)".utf8), value: Array("\($0)".utf8)) }
@@ -154,7 +158,7 @@ struct KafkaClientTests {
                 return []
             }
             tasks.addTask { try await producer.send(messages) }
-            #expect(await Env.eventually(timeout: .seconds(5)) { producer.queuedMessages == count })
+            #expect(await Env.eventually(timeout: .seconds(30)) { producer.queuedMessages == count })
             await group.triggerGracefulShutdown()
             var reports: [KafkaDeliveryReport] = []
             for try await result in tasks { reports += result }
