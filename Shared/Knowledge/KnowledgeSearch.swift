@@ -320,6 +320,16 @@ public struct KnowledgeSearch: Sendable {
 
     static let columns = "SELECT id, document_id, kind, title, heading, chunk_index, text, age_min, age_max, allergens"
 
+    /// The values of `columns`, in order.
+    typealias ChunkColumns = (String, String, String, String, String?, Int, String, Int?, Int?, [String])
+
+    /// A chunk read with `columns`, without a score.
+    static func hit(_ c: ChunkColumns) -> SearchHit {
+        SearchHit(
+            chunkId: c.0, documentId: c.1, kind: c.2, title: c.3, heading: c.4, chunkIndex: c.5, text: c.6,
+            ageMin: c.7, ageMax: c.8, allergens: c.9, score: 0)
+    }
+
     /// The filters as SQL over named placeholders: `$M` model, `$K` kinds, `$A` excluded allergens,
     /// `$H` has-age, `$G` age. `bindFilters` numbers and binds them after the query's own parameters.
     static let filterSQL =
@@ -380,11 +390,8 @@ public struct KnowledgeSearch: Sendable {
         let missing = ranked.map(\.chunkId).filter { byId[$0] == nil }
         guard !missing.isEmpty else { return Self.ordered(ranked, byId) }
         let rows = try await client.query("\(unescaped: Self.columns) FROM document_chunks WHERE id = ANY(\(missing))", logger: logger)
-        for try await (id, documentId, kind, title, heading, chunkIndex, text, ageMin, ageMax, allergens)
-            in rows.decode((String, String, String, String, String?, Int, String, Int?, Int?, [String]).self) {
-            byId[id] = SearchHit(
-                chunkId: id, documentId: documentId, kind: kind, title: title, heading: heading, chunkIndex: chunkIndex, text: text,
-                ageMin: ageMin, ageMax: ageMax, allergens: allergens, score: 0)
+        for try await columns in rows.decode(ChunkColumns.self) {
+            byId[columns.0] = Self.hit(columns)
         }
         return Self.ordered(ranked, byId)
     }

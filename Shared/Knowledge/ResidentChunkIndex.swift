@@ -44,17 +44,17 @@ public final class ResidentChunkIndex: Sendable {
     /// held is older; nil when this search must ask Postgres.
     func snapshot(model: String, client: PostgresClient, logger: Logger) async -> ResidentChunks? {
         guard maximumChunks > 0, let generation, let now = generation.current else { return nil }
-        let mayLoad: Bool = state.withLock { state in
-            if let snapshot = state.snapshot, snapshot.generation == now, snapshot.chunks.model == model { return false }
-            if state.oversizedAt == now || state.loading { return false }
+        enum Next { case use(ResidentChunks), askPostgres, load }
+        let next: Next = state.withLock { state in
+            if let snapshot = state.snapshot, snapshot.generation == now, snapshot.chunks.model == model { return .use(snapshot.chunks) }
+            if state.oversizedAt == now || state.loading { return .askPostgres }
             state.loading = true
-            return true
+            return .load
         }
-        guard mayLoad else {
-            return state.withLock { state in
-                guard let snapshot = state.snapshot, snapshot.generation == now, snapshot.chunks.model == model else { return nil }
-                return snapshot.chunks
-            }
+        switch next {
+        case .use(let chunks): return chunks
+        case .askPostgres: return nil
+        case .load: break
         }
         defer { state.withLock { $0.loading = false } }
         let started = ContinuousClock.now
@@ -98,11 +98,8 @@ public final class ResidentChunkIndex: Sendable {
         var chunks = ResidentChunks(model: model, dimension: EmbeddingIndex.dimension)
         for try await (id, documentId, kind, title, heading, chunkIndex, text, ageMin, ageMax, allergens, embedding)
             in rows.decode((String, String, String, String, String?, Int, String, Int?, Int?, [String], [Float]).self) {
-            try chunks.append(
-                SearchHit(
-                    chunkId: id, documentId: documentId, kind: kind, title: title, heading: heading, chunkIndex: chunkIndex, text: text,
-                    ageMin: ageMin, ageMax: ageMax, allergens: allergens, score: 0),
-                embedding: embedding)
+            let columns = (id, documentId, kind, title, heading, chunkIndex, text, ageMin, ageMax, allergens)
+            try chunks.append(KnowledgeSearch.hit(columns), embedding: embedding)
         }
         // Rows written between the count and the read: too many after all.
         return chunks.count <= maximumChunks ? chunks : nil

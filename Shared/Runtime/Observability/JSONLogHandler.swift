@@ -30,13 +30,6 @@ public struct JSONLogHandler: LogHandler {
         FileHandle.standardError.write(Data((line(for: event, at: Date()) + "\n").utf8))
     }
 
-    public func log(
-        level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?,
-        source: String, file: String, function: String, line: UInt
-    ) {
-        log(event: LogEvent(level: level, message: message, metadata: explicit, source: source, file: file, function: function, line: line))
-    }
-
     /// The line `event` is written as. An error given with the event goes in as `error`, unless
     /// the metadata already names one.
     func line(for event: LogEvent, at date: Date) -> String {

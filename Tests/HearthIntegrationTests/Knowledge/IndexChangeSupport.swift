@@ -2,7 +2,6 @@ import Foundation
 import HearthKnowledge
 import HearthReadModels
 import HearthStore
-import Logging
 import PostgresNIO
 import Testing
 
@@ -41,12 +40,6 @@ enum IndexChanges {
         StoredDocument(
             id: id, kind: "tips", title: title, ageMin: nil, ageMax: nil, allergens: [], body: body,
             contentHash: String(body.hashValue), eventId: UUID(), at: Date())
-    }
-
-    static func write(_ documents: [StoredDocument], with writer: DocumentChunkWriter, client: PostgresClient, logger: Logger) async throws {
-        _ = try await client.withTransaction(logger: logger) { connection in
-            try await writer.write(documents, on: connection, logger: logger)
-        }
     }
 
     /// Runs `body` with a migrated index, a listening feed and a model of its own.
@@ -101,7 +94,10 @@ struct IsolatedIndex: Sendable {
     /// Writes as the embedding-worker does; true once the feed heard the commit.
     func write(_ documents: [StoredDocument]) async throws -> Bool {
         let start = try #require(generation.current)
-        try await IndexChanges.write(documents, with: writer, client: client, logger: TestEnvironment.logger)
+        let writer = writer
+        _ = try await client.withTransaction(logger: TestEnvironment.logger) { connection in
+            try await writer.write(documents, on: connection, logger: TestEnvironment.logger)
+        }
         return await KafkaTestEnvironment.eventually(timeout: .seconds(5)) { (generation.current ?? 0) > start }
     }
 
