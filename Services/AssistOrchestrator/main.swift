@@ -3,4 +3,4 @@ import HearthRuntime
 
 let host = ServiceHost.bootstrap(service: "assist-orchestrator", defaultPort: 8081, owner: .assistOrchestrator)
 let orchestrator = OrchestratorAssembly.make(host: host)
-try await host.run(extraServices: orchestrator.services)
+await host.run(extraServices: orchestrator.services)

@@ -42,4 +42,4 @@ do {
     FileHandle.standardError.write(Data("\(service): cannot start: \(error)\n".utf8))
     exit(78)  // EX_CONFIG
 }
-try await host.run()
+await host.run()

@@ -24,4 +24,4 @@ let host = ServiceHost.bootstrap(service: "embedding-worker", defaultPort: 8082,
 }
 announcer.attach(host.publisher)
 let sweep = StaleEmbeddingSweep(writer: DocumentChunkWriter(provider: provider), client: host.postgres, logger: host.logger)
-try await host.run(extraServices: [sweep])
+await host.run(extraServices: [sweep])

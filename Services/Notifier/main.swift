@@ -2,4 +2,4 @@ import HearthRuntime
 
 let host = ServiceHost.bootstrap(service: "notifier", defaultPort: 8085, owner: .notifier)
 let notifier = NotifierAssembly.make(host: host)
-try await host.run(extraServices: notifier.services)
+await host.run(extraServices: notifier.services)

@@ -16,4 +16,4 @@ let host = ServiceHost.bootstrap(service: "profile-extractor", defaultPort: 8083
     return [ProfileExtractionProjection(extractor: extractor, announcer: announcer)]
 }
 announcer.attach(host.publisher)
-try await host.run()
+await host.run()

@@ -21,6 +21,8 @@ struct MigrationService: Service {
             } catch let error as MigrationError {
                 throw error
             } catch {
+                // Stopping cancels the attempt; that is no reason to warn about a retry.
+                if Task.isCancelled || Task.isShuttingDownGracefully { break }
                 logger.warning("migrations not applied yet, retrying", metadata: ["error": "\(String(reflecting: error))"])
                 try? await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, .seconds(5))

@@ -6,6 +6,7 @@ import HearthReadModels
 import HearthStore
 import Hummingbird
 import Logging
+import NIOCore
 import PostgresNIO
 import ServiceLifecycle
 
@@ -76,7 +77,28 @@ public struct ServiceHost: Sendable {
     }
 
     /// Runs until SIGTERM or SIGINT. `routes` adds the executable's own API beside the ops routes.
-    public func run(extraServices: [any Service] = [], routes: (Router<HearthRequestContext>) -> Void = { _ in }) async throws {
+    /// A failure to serve (the HTTP port taken, a service that stops on an error) ends the process
+    /// with one line saying why and exit status 1, not a trap with a stack trace.
+    public func run(extraServices: [any Service] = [], routes: (Router<HearthRequestContext>) -> Void = { _ in }) async {
+        do {
+            try await serve(extraServices: extraServices, routes: routes)
+        } catch {
+            logger.critical("stopped on an error", metadata: ["error": "\(error)"])
+            FileHandle.standardError.write(Data("\(settings.serviceName): stopped: \(describe(error))\n".utf8))
+            exit(1)
+        }
+    }
+
+    /// NIO's socket errors describe themselves as `bind(descriptor:ptr:bytes:): Address already in
+    /// use) (errno: 98)`; the address the executable tried is what an operator needs beside it.
+    private func describe(_ error: any Error) -> String {
+        if let io = error as? IOError, io.errnoCode == EADDRINUSE {
+            return "cannot listen on \(settings.httpHost):\(settings.httpPort): the address is already in use (HEARTH_HTTP_PORT)"
+        }
+        return "\(error)"
+    }
+
+    private func serve(extraServices: [any Service], routes: (Router<HearthRequestContext>) -> Void) async throws {
         let router = Router(context: HearthRequestContext.self)
         router.add(middleware: RequestIdMiddleware())
         router.add(middleware: RequestMetricsMiddleware())
