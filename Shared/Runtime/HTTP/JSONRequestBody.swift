@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// Reads a JSON body into a `Decodable`, turning decoding failures into 400s that name the field.
 /// Unknown fields are ignored; a body over the context's limit is a 413.
@@ -8,21 +9,34 @@ public enum JSONRequestBody {
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        } catch {
+        } catch is NIOTooManyBytesError {
             throw APIError(.contentTooLarge, code: "payload_too_large", message: "the body is larger than \(context.maxUploadSize) bytes")
+        } catch {
+            // A broken chunked encoding or a client gone mid-body: the body never arrived whole.
+            throw APIError.invalid("body", "the body could not be read: \(error)")
         }
         guard buffer.readableBytes > 0 else {
             throw APIError.invalid("body", "a JSON object is required")
         }
+        let body = Data(buffer: buffer)
+        let decoded: T
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+            decoded = try JSONDecoder().decode(T.self, from: body)
         } catch let error as DecodingError {
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+               let field = JSONBodyDiagnosis.pathOfNonIntegerNumber(in: body) {
+                throw APIError.invalid(field, "\(field) must be a whole number between -2^63 and 2^63-1")
+            }
             throw describe(error)
         } catch let error as APIError {
             throw error
         } catch {
             throw APIError.invalid("body", "the body is not valid JSON")
         }
+        if let field = JSONBodyDiagnosis.pathOfNULCharacter(in: body) {
+            throw APIError.invalid(field, "\(field) must not contain the NUL character (\\u0000)")
+        }
+        return decoded
     }
 
     static func path(_ codingPath: [any CodingKey]) -> String {
@@ -46,7 +60,7 @@ public enum JSONRequestBody {
             let field = path(context.codingPath)
             return .invalid(field.isEmpty ? "body" : field, "\(field.isEmpty ? "body" : field) must be \(expected(type))")
         case .valueNotFound(let type, let context):
-            let field = path(context.codingPath)
+            let field = path(context.codingPath).isEmpty ? "body" : path(context.codingPath)
             return .invalid(field, "\(field) must be \(expected(type)), not null")
         case .dataCorrupted(let context):
             let field = path(context.codingPath)

@@ -139,6 +139,11 @@ extension BackboneSuite {
                     ("bad id", ["household_id": "not-a-uuid", "prefs": ["adults": 2]], "household_id"),
                     ("prefs not an object", ["prefs": [1, 2]], "prefs"),
                     ("blank name", ["name": "  ", "prefs": ["adults": 1]], "name"),
+                    // Postgres cannot store NUL: accepted, the write would be parked by the projection.
+                    ("NUL in name", ["name": "Nul\u{0}Name", "prefs": ["adults": 3]], "name"),
+                    ("NUL in allergy", ["prefs": ["adults": 2, "allergies": ["nuts", "egg\u{0}"]]], "prefs.allergies[1]"),
+                    ("fractional adults", ["prefs": ["adults": 1.5]], "prefs.adults"),
+                    ("adults beyond 64 bits", ["prefs": ["adults": 1e30]], "prefs.adults"),
                 ]
                 for (label, body, field) in cases {
                     let reply = try await HTTPTestClient.postJSON(upsertURL, body, headers: user.headers)
@@ -150,6 +155,9 @@ extension BackboneSuite {
             let notJSON = try await HTTPTestClient.send("POST", upsertURL, body: Data("{oops".utf8), headers: user.headers)
             #expect(notJSON.status == 400)
             #expect(notJSON.errorField == "body")
+
+            let null = try await HTTPTestClient.send("POST", upsertURL, body: Data("null".utf8), headers: user.headers)
+            #expect(null.status == 400 && null.errorField == "body")
 
             let tooLarge = try await HTTPTestClient.send("POST", upsertURL, body: Data(repeating: UInt8(ascii: " "), count: 1_100_000), headers: user.headers)
             #expect(tooLarge.status == 413)

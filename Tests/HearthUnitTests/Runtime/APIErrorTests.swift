@@ -1,0 +1,18 @@
+@testable import HearthRuntime
+import Testing
+
+@Suite struct APIErrorTests {
+    @Test func aHugeQuotedValueIsShortenedInTheMessageAndTheField() {
+        let huge = String(repeating: "x", count: 100_000)
+        let error = APIError.invalid("prefs." + huge, "time_zone \"\(huge)\" is not a known IANA time zone")
+        #expect(error.message.count == 401 && error.message.hasSuffix("…"))
+        #expect(error.message.hasPrefix("time_zone \"xxx"))
+        #expect(error.field?.count == 201)
+    }
+
+    @Test func ordinaryMessagesAndFieldsAreKeptWhole() {
+        let error = APIError.invalid("prefs.adults", "prefs.adults must be a whole number")
+        #expect(error.message == "prefs.adults must be a whole number")
+        #expect(error.field == "prefs.adults")
+    }
+}
