@@ -22,6 +22,11 @@ public struct CalendarTimeInput: Sendable {
     public let timeZone: TimeZone
     public let rule: RecurrenceRule?
 
+    /// The years an entry may start in. Family calendars need neither the year 1 nor 9999, and
+    /// each bound keeps arithmetic on the entry (its end, its recurrences) inside the years
+    /// `CalendarDay` and Foundation's calendar handle.
+    public static let supportedYears = 1900...2999
+
     /// The longest single occurrence Hearth accepts.
     public static let maxDuration: TimeInterval = 31 * 86_400
 
@@ -53,6 +58,10 @@ public struct CalendarTimeInput: Sendable {
             }
             start = parsedStart
             end = parsedEnd
+        }
+        guard Self.supportedYears.contains(CalendarDay(start, in: zone).year) else {
+            throw CalendarInputError(
+                field: "start", message: "start must be in the years \(Self.supportedYears.lowerBound) to \(Self.supportedYears.upperBound)")
         }
         guard end > start else { throw CalendarInputError(field: "end", message: "end must be after start") }
         guard end.timeIntervalSince(start) <= Self.maxDuration else {

@@ -30,6 +30,11 @@ extension RecurrenceRule {
         let (firstDay, secondsOfDay) = LocalTime.components(of: start, in: timeZone)
         let lastDay = allDay ? untilDay(in: timeZone) : nil
         let lastInstant = allDay ? nil : untilInstant(in: timeZone)
+        // A day before this one cannot start an occurrence that reaches the window, whatever the
+        // zone's offset: such days are counted (for COUNT) without working out their instants.
+        // An entry of 1900 repeating daily would otherwise cost ~45,000 calendar conversions per
+        // listing.
+        let firstRelevantDay = CalendarDay(from, in: timeZone).adding(days: -(Int((duration / 86_400).rounded(.up)) + 2))
         var result: [Occurrence] = []
         var produced = 0
 
@@ -37,6 +42,10 @@ extension RecurrenceRule {
         func emit(_ day: CalendarDay) -> Bool {
             if let count, produced >= count { return false }
             if let lastDay, day > lastDay { return false }
+            if day < firstRelevantDay, lastInstant.map({ day < CalendarDay($0, in: timeZone).adding(days: -1) }) ?? true {
+                produced += 1
+                return true
+            }
             let instant = day == firstDay ? start : LocalTime.instant(day: day, secondsOfDay: secondsOfDay, in: timeZone)
             if let lastInstant, instant > lastInstant { return false }
             if instant >= to { return false }
@@ -47,12 +56,29 @@ extension RecurrenceRule {
         }
 
         guard emit(firstDay) else { return result }
-        for period in 0..<Self.maxPeriods {
+        // Without COUNT nothing before the window matters, so whole periods are skipped.
+        let firstPeriod = count == nil ? periodsBefore(firstRelevantDay, firstDay: firstDay) : 0
+        for period in firstPeriod..<(firstPeriod + Self.maxPeriods) {
             for day in candidates(period: period, firstDay: firstDay) where day > firstDay {
                 guard emit(day) else { return result }
             }
         }
         return result
+    }
+
+    /// How many whole periods lie before the one holding `day` (0 when `day` is not later than
+    /// the first day): every candidate of those periods is earlier than `day`.
+    func periodsBefore(_ day: CalendarDay, firstDay: CalendarDay) -> Int {
+        let days = day.daysSinceEpoch - firstDay.daysSinceEpoch
+        guard days > 0 else { return 0 }
+        switch frequency {
+        case .daily: return days / interval
+        // Periods start on the Monday of the first day's week; one less keeps a partial week.
+        case .weekly: return max(0, days / (7 * interval) - 1)
+        case .monthly:
+            let months = (day.year * 12 + day.month) - (firstDay.year * 12 + firstDay.month)
+            return max(0, months / interval - 1)
+        }
     }
 
     /// The local days period `period` (0 = the period holding the first day) offers, in order.

@@ -44,6 +44,40 @@ import Testing
             == ["2026-03-04T09:00:00Z", "2026-03-05T09:00:00Z"])
     }
 
+    /// Skipping what lies before the window must not change what is in it: each case is listed
+    /// once for a late window, and once from its start with the late part cut out afterwards.
+    @Test func aLateWindowListsWhatAListingFromTheStartHasInIt() throws {
+        let cases: [(rule: String, start: String, zone: TimeZone, duration: TimeInterval, allDay: Bool)] = [
+            ("FREQ=DAILY;INTERVAL=3", "2019-03-30T01:30", Self.berlin, 3600, false),
+            ("FREQ=DAILY;COUNT=1000", "2023-06-15T01:30", Self.berlin, 3600, false),
+            ("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE,SU", "2019-01-06T18:00", Self.berlin, 2 * 86_400, false),
+            ("FREQ=WEEKLY;BYDAY=TU;UNTIL=20260310T120000Z", "2019-01-01T09:00Z", Self.utc, 3600, false),
+            ("FREQ=MONTHLY;BYDAY=-1FR,1MO", "2019-01-04T10:00Z", Self.utc, 3 * 86_400, false),
+            ("FREQ=MONTHLY;INTERVAL=2", "2019-01-31T10:00Z", Self.utc, 0, false),
+            ("FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR,SA,SU", "2019-02-10", Self.berlin, 86_400, true),
+            ("FREQ=WEEKLY;BYDAY=SA;UNTIL=20260314", "2019-02-09", Self.berlin, 2 * 86_400, true),
+        ]
+        let (from, to) = (Self.at("2026-03-01T00:00Z"), Self.at("2026-04-15T00:00Z"))
+        for item in cases {
+            let rule = try RecurrenceRule.parse(item.rule)
+            let start = item.allDay
+                ? LocalTime.instant(day: CalendarDay(isoDate: item.start)!, secondsOfDay: 0, in: item.zone)
+                : Self.at(item.start, item.zone)
+            let late = rule.occurrences(start: start, duration: item.duration, allDay: item.allDay, timeZone: item.zone, from: from, to: to)
+            let all = rule.occurrences(
+                start: start, duration: item.duration, allDay: item.allDay, timeZone: item.zone, from: start, to: to, limit: 100_000)
+            let expected = all.filter { $0.end > from || (item.duration == 0 && $0.start >= from) }
+            #expect(!expected.isEmpty, "\(item.rule)")
+            #expect(late == expected, "\(item.rule): \(late.count) against \(expected.count)")
+        }
+    }
+
+    @Test func anInstantPastTheYear9999HasALocalDay() {
+        let far = Date(timeIntervalSince1970: 253_402_300_800 + 3600)  // 10000-01-01T01:00Z
+        let (day, seconds) = LocalTime.components(of: far, in: Self.utc)
+        #expect(day.year == 10000 && day.month == 1 && day.day == 1 && seconds == 3600)
+    }
+
     @Test func unsupportedOrMalformedRulesAreRefused() {
         for bad in ["FREQ=YEARLY", "FREQ=DAILY;BYMONTHDAY=3", "INTERVAL=2", "FREQ=DAILY;COUNT=0", "FREQ=DAILY;COUNT=2;UNTIL=20260101",
                     "FREQ=WEEKLY;BYDAY=2MO", "FREQ=WEEKLY;BYDAY=XX", "FREQ=DAILY;UNTIL=2026", "", "FREQ"] {
@@ -77,6 +111,14 @@ import Testing
         #expect(field("2026-03-03T10:00Z", "2026-03-03T11:00Z", rrule: "FREQ=HOURLY") == "rrule")
         #expect(field("2026-03-03", "2026-03-03", allDay: true) == "end")
         #expect(field("2026-03-03T10:00Z", "2026-03-03T11:00Z", zone: "Europe/Berlin") == nil)
+        // Outside 1900–2999: the year 1 made every listing expand two millennia; an all-day
+        // entry on 9999-12-31 ended in the year 10000, which the calendar code cannot hold.
+        #expect(field("0001-01-01T10:00Z", "0001-01-01T11:00Z") == "start")
+        #expect(field("1899-12-31T10:00Z", "1899-12-31T11:00Z") == "start")
+        #expect(field("9999-12-31", nil, allDay: true) == "start")
+        #expect(field("3000-01-01", nil, allDay: true) == "start")
+        #expect(field("1900-01-01", nil, allDay: true) == nil)
+        #expect(field("2999-12-31", nil, allDay: true) == nil)
     }
 
     @Test func localTimesAreReadInTheZoneAndOffsetsAreHonoured() throws {

@@ -84,7 +84,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         try container.encode(isoDate)
     }
 
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         // Howard Hinnant's days_from_civil.
         let adjustedYear = month <= 2 ? year - 1 : year
         let era = (adjustedYear >= 0 ? adjustedYear : adjustedYear - 399) / 400
