@@ -133,12 +133,15 @@ struct AssistRoutes: Sendable {
         let runId = try Self.runId(context)
         let format = RunStreamFormat(accept: request.headers[.accept])
         let after = try Self.lastEventId(request)
-        guard let owner = try await readOnceProjected(within: Self.projectionWait, { try await runs.owner(of: runId) }), owner == user else {
+        guard let head = try await readOnceProjected(within: Self.projectionWait, { try await runs.head(of: runId) }), head.owner == user else {
             throw APIError.notFound("run")
         }
         var backlog = try await runs.events(of: runId, from: after + 1)
         var subscription: RunSubscription?
-        if backlog.last?.event != "done" {
+        // A finished run the client has every event of has nothing more to come: waiting for
+        // its `done` would hold the stream open on heartbeats until the timeout.
+        let hasEverything = head.isFinished && after >= head.lastSeq
+        if backlog.last?.event != "done" && !hasEverything {
             // Still going (or not fully projected): subscribe, then read the backlog again, so
             // whatever is published meanwhile is either in it or in the subscription.
             guard await waitUntilFollowing() else {
@@ -161,7 +164,9 @@ struct AssistRoutes: Sendable {
     }
 
     static func runId(_ context: HearthRequestContext) throws -> UUID {
-        guard let id = context.parameters.get("run_id").flatMap(UUID.init(uuidString:)) else { throw APIError.notFound("run") }
+        guard let id = context.parameters.get("run_id").flatMap(UUID.init(uuidString:)) else {
+            throw APIError.invalid("run_id", "the run id in the path must be a UUID")
+        }
         return id
     }
 
@@ -170,8 +175,10 @@ struct AssistRoutes: Sendable {
         guard let name = HTTPField.Name("Last-Event-ID"), let text = request.headers[name]?.trimmingCharacters(in: .whitespaces),
               !text.isEmpty
         else { return 0 }
-        guard let seq = Int(text), seq >= 0 else {
-            throw APIError.invalid("Last-Event-ID", "Last-Event-ID must be the seq of an event (a whole number)")
+        // Seqs are 32-bit in the read model; a larger number cannot be one (and `after + 1` on
+        // Int.max would trap).
+        guard let seq = Int(text), (0...Int(Int32.max)).contains(seq) else {
+            throw APIError.invalid("Last-Event-ID", "Last-Event-ID must be the seq of an event (a whole number from 0 to 2147483647)")
         }
         return seq
     }

@@ -50,6 +50,12 @@ struct RunView: ResponseEncodable, Sendable {
     var isFinished: Bool { state != "running" }
 }
 
+struct RunHead: Sendable {
+    var owner: UUID
+    var isFinished: Bool
+    var lastSeq: Int
+}
+
 /// Queries on the orchestrator's read models (`agent_runs`, `assist_run_events`), which live in
 /// the same database.
 struct RunReadModel: Sendable {
@@ -84,10 +90,13 @@ struct RunReadModel: Sendable {
         return nil
     }
 
-    /// The run's owner, or nil while the run is not (yet) in the read model.
-    func owner(of id: UUID) async throws -> UUID? {
-        let rows = try await client.query("SELECT user_id FROM agent_runs WHERE run_id = \(id)", logger: logger)
-        for try await user in rows.decode(UUID.self) { return user }
+    /// What the events route needs before streaming: who owns the run, whether it has finished,
+    /// and the seq of its last stored event. Nil while the run is not (yet) in the read model.
+    func head(of id: UUID) async throws -> RunHead? {
+        let rows = try await client.query("SELECT user_id, state, last_seq FROM agent_runs WHERE run_id = \(id)", logger: logger)
+        for try await (owner, state, lastSeq) in rows.decode((UUID, String, Int32).self) {
+            return RunHead(owner: owner, isFinished: state != "running", lastSeq: Int(lastSeq))
+        }
         return nil
     }
 

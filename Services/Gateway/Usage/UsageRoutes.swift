@@ -26,7 +26,9 @@ struct UsageRoutes: Sendable {
     func userUsage(_ request: Request, context: HearthRequestContext) async throws -> UserUsageReport {
         let caller = try context.authenticatedUser()
         let text = context.parameters.get("user_id") ?? ""
-        guard let user = text == "me" ? caller : UUID(uuidString: text) else { throw APIError.notFound("user") }
+        guard let user = text == "me" ? caller : UUID(uuidString: text) else {
+            throw APIError.invalid("user_id", "the user id in the path must be a UUID or \"me\"")
+        }
         // Someone else's usage is nobody's business but an administrator's; a 404 does not
         // confirm that the id exists.
         guard user == caller || admins.contains(caller) else { throw APIError.notFound("user") }

@@ -146,7 +146,20 @@ extension BackboneSuite {
                     let rest = try wire.parse(resumed.body).events
                     #expect(rest.map(\.seq) == Array(4...events.count))
                     #expect(rest.map(\.text) == events.dropFirst(3).map(\.text))
+
+                    // Everything already seen: the stream ends at once rather than waiting for a
+                    // `done` that has been sent (the first heartbeat would come after 15 s).
+                    let caughtUp = try await HTTPTestClient.send(
+                        "GET", eventsURL, headers: user.headers(["Accept": wire.rawValue, "Last-Event-ID": "\(events.count)"]), idleTimeout: 8)
+                    #expect(caughtUp.status == 200)
+                    #expect(try wire.parse(caughtUp.body).events.isEmpty, "\(wire)")
                 }
+                for bad in ["9223372036854775807", "2147483648", "-1", "three"] {
+                    let reply = try await HTTPTestClient.send("GET", eventsURL, headers: user.headers(["Last-Event-ID": bad]))
+                    #expect(reply.status == 400 && reply.errorField == "Last-Event-ID", "\(bad)")
+                }
+                let badId = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/assist/runs/not-a-run/events"), headers: user.headers)
+                #expect(badId.status == 400 && badId.errorField == "run_id")
 
                 // Another user cannot see the run.
                 let stranger = try await GatewayUser.signIn(gateway)

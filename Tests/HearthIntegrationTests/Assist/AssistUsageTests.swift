@@ -75,6 +75,8 @@ extension BackboneSuite {
                 let stranger = try await GatewayUser.signIn(gateway)
                 let forbidden = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/users/\(user.userId)/usage"), headers: stranger.headers)
                 #expect(forbidden.status == 404)
+                let notAnId = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/users/someone/usage"), headers: user.headers)
+                #expect(notAnId.status == 400 && notAnId.errorField == "user_id")
                 let asAdmin = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/users/\(user.userId)/usage"), headers: admin.headers)
                 #expect(asAdmin.json["total_runs"] as? Int == 10)
 

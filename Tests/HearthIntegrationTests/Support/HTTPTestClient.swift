@@ -27,9 +27,13 @@ enum HTTPTestClient {
         return (reply.status, reply.body)
     }
 
-    static func send(_ method: String, _ url: URL, body: Data? = nil, headers: [String: String] = [:]) async throws -> Reply {
+    /// `idleTimeout`: how long the reply may send nothing before the call fails (30 s unless given).
+    static func send(
+        _ method: String, _ url: URL, body: Data? = nil, headers: [String: String] = [:], idleTimeout: TimeInterval? = nil
+    ) async throws -> Reply {
         var request = URLRequest(url: url)
         request.httpMethod = method
+        if let idleTimeout { request.timeoutInterval = idleTimeout }
         request.httpBody = body
         if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
