@@ -135,6 +135,8 @@ struct WebhookRequestBody: Decodable {
         }
         guard (16...256).contains(secret.count) else { throw APIError.invalid("secret", "secret must be 16 to 256 characters") }
         let events = events ?? ["reminder"]
+        // A webhook for no events would never be called: surely not what the caller meant.
+        guard !events.isEmpty else { throw APIError.invalid("events", "events must list at least one event (reminder), or be left out") }
         for (index, event) in events.enumerated() where !Self.knownEvents.contains(event) {
             throw APIError.invalid("events[\(index)]", "events[\(index)] must be reminder")
         }
@@ -193,7 +195,7 @@ struct NotificationSettingsBody: Decodable {
     }
 
     func validated() throws -> Validated {
-        if let timeZone, TimeZone(identifier: timeZone) == nil {
+        if let timeZone, LocalTime.zone(named: timeZone) == nil {
             throw APIError.invalid("time_zone", "time_zone must be an IANA zone name, e.g. Europe/Berlin")
         }
         var start: String?

@@ -29,7 +29,8 @@ public enum UserProfileRules {
     /// An IANA time zone name that this system's tz database knows (`Europe/Berlin`).
     public static func timeZone(_ text: String) throws -> String {
         let name = text.trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, let zone = TimeZone(identifier: name) else {
+        // Region names only: Foundation would also take "EST" or "GMT+05:00".
+        guard let zone = LocalTime.zone(named: name) else {
             throw FieldViolation(field: "time_zone", message: "time_zone must be an IANA time zone such as Europe/Berlin")
         }
         return zone.identifier

@@ -4,9 +4,6 @@ import Foundation
 /// Times are kept to the millisecond everywhere (the wire format's precision), so a time survives
 /// encoding and decoding unchanged.
 public enum Timestamp {
-    private static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
-    private static let plainStyle = Date.ISO8601FormatStyle(timeZone: .gmt)
-
     /// The same instant, rounded to whole milliseconds.
     public static func rounded(_ date: Date) -> Date {
         Date(timeIntervalSince1970: Double(milliseconds(date)) / 1000)
@@ -45,26 +42,18 @@ public enum Timestamp {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Accepts RFC 3339 with or without fractional seconds, with `Z` or a numeric offset.
+    /// Reads RFC 3339: `YYYY-MM-DDTHH:MM:SS`, an optional fraction of 1 to 9 digits, then `Z` or
+    /// an offset `±HH:MM` (the letters may be lower case). Every field must be in range: a client
+    /// that writes 25:00 or a 13th month gets an error, not a time moved to the next day.
     public static func parse(_ text: String) -> Date? {
-        if let date = parseUTC(text) { return date }
-        if let date = try? style.parse(text) { return rounded(date) }
-        if let date = try? plainStyle.parse(text) { return rounded(date) }
-        return nil
-    }
-}
-
-extension Timestamp {
-    /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z`, the form `format` writes, read by hand: every event's
-    /// `occurred_at` is parsed on the projection path. Nil for any other form (offsets, lower-case
-    /// separators, out-of-range fields), which the format styles then read.
-    static func parseUTC(_ text: String) -> Date? {
         var text = text
         return text.withUTF8 { bytes -> Date? in
-            guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[bytes.count - 1] == UInt8(ascii: "Z")
+            guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+                  bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
+                  bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":")
             else { return nil }
             func number(_ from: Int, _ count: Int) -> Int? {
+                guard from + count <= bytes.count else { return nil }
                 var value = 0
                 for index in from..<(from + count) {
                     let digit = Int(bytes[index]) - 48
@@ -77,19 +66,33 @@ extension Timestamp {
                   let minute = number(14, 2), let second = number(17, 2),
                   (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
             else { return nil }
+            var index = 19
             var millis = 0
-            if bytes.count > 20 {
-                // A fraction: ".", 1 to 9 digits, then the Z. Rounded to the millisecond like `rounded`.
-                let digits = bytes.count - 21
-                guard bytes[19] == UInt8(ascii: "."), (1...9).contains(digits), let fraction = number(20, digits) else { return nil }
+            if bytes[index] == UInt8(ascii: ".") {
+                // 1 to 9 digits, rounded to the millisecond like `rounded`.
+                var digits = 0
+                while index + 1 + digits < bytes.count, (48...57).contains(bytes[index + 1 + digits]) { digits += 1 }
+                guard (1...9).contains(digits), let fraction = number(index + 1, digits) else { return nil }
                 var scale = 1
                 for _ in 0..<digits { scale *= 10 }
                 millis = Int((Double(fraction) * 1000 / Double(scale)).rounded())
-            } else if bytes.count != 20 {
+                index += 1 + digits
+            }
+            guard index < bytes.count else { return nil }
+            var offsetSeconds = 0
+            switch bytes[index] {
+            case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+                guard index + 1 == bytes.count else { return nil }
+            case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                guard index + 6 == bytes.count, bytes[index + 3] == UInt8(ascii: ":"),
+                      let offsetHours = number(index + 1, 2), let offsetMinutes = number(index + 4, 2), offsetHours < 24, offsetMinutes < 60
+                else { return nil }
+                offsetSeconds = (offsetHours * 3600 + offsetMinutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
+            default:
                 return nil
             }
             let days = daysSinceEpoch(year: year, month: month, day: day)
-            let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+            let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
             return Date(timeIntervalSince1970: Double(seconds * 1000 + Int64(millis)) / 1000)
         }
     }

@@ -332,6 +332,9 @@ extension BackboneSuite {
                     (["title": "x", "at": "2026-03-03T18:00:00"], "at"),
                     (["title": "x", "at": "2001-01-01T00:00:00Z"], "at"),
                     (["title": "x", "at": "2999-01-01T00:00:00Z"], "at"),
+                    // Hours past 23 were moved to the next day, not refused.
+                    (["title": "x", "at": String(future.prefix(11)) + "25:00:00Z"], "at"),
+                    (["title": "x", "at": String(future.prefix(19)) + "+0100"], "at"),
                     (["title": "  ", "at": future], "title"),
                     (["title": "x"], "at"),
                     (["title": "x", "at": future, "member_id": "nope"], "member_id"),
@@ -357,12 +360,14 @@ extension BackboneSuite {
                     (["url": "ftp://example.com/hook", "secret": "0123456789abcdef"], "url"),
                     (["url": "https://example.com/hook", "secret": "short"], "secret"),
                     (["url": "https://example.com/hook", "secret": "0123456789abcdef", "events": ["everything"]], "events[0]"),
+                    (["url": "https://example.com/hook", "secret": "0123456789abcdef", "events": [String]()], "events"),
                 ] as [([String: Any], String)] {
                     let reply = try await post("v1/webhooks", body)
                     #expect(reply.status == 400 && reply.errorField == field, "\(body): \(reply.status) \(reply.errorField ?? "-")")
                 }
                 for (body, field) in [
                     (["time_zone": "Mars/Olympus"], "time_zone"),
+                    (["time_zone": "EST"], "time_zone"),
                     (["quiet_hours_start": "22:00"], "quiet_hours_end"),
                     (["quiet_hours_start": "25:00", "quiet_hours_end": "07:00"], "quiet_hours_start"),
                     (["channels": ["pager"]], "channels[0]"),

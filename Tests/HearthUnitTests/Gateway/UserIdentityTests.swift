@@ -40,6 +40,10 @@ import Testing
         #expect(throws: FieldViolation(field: "time_zone", message: "time_zone must be an IANA time zone such as Europe/Berlin")) {
             try UserProfileRules.timeZone("Mars/Olympus_Mons")
         }
+        // Abbreviations and offsets are not IANA names, though Foundation reads them.
+        for notIANA in ["EST", "GMT+05:00", "UTC+1"] {
+            #expect(throws: FieldViolation.self, "\(notIANA)") { try UserProfileRules.timeZone(notIANA) }
+        }
         #expect(try UserProfileRules.locale("en_GB") == "en-GB")
         #expect(try UserProfileRules.locale("zh-Hant-TW") == "zh-Hant-TW")
         #expect(throws: FieldViolation.self) { try UserProfileRules.locale("english please") }
