@@ -118,14 +118,14 @@ public struct ModelRouter: Sendable {
         do {
             let result = try await provider.complete(request) { token in
                 streamed.markStreamed()
-                await onToken(token)
+                await onToken(Self.storable(token))
             }
             let latency = Self.milliseconds(since: started)
             let cents = price.cents(inputTokens: result.inputTokens, outputTokens: result.outputTokens)
             if let reservation { await settle(reservation, cents: cents, tokens: result.inputTokens + result.outputTokens) }
             return AttemptResult(
                 attempt: record(ModelAttempt.okOutcome, input: result.inputTokens, output: result.outputTokens, cents: cents, latencyMs: latency),
-                ending: .served(text: result.text))
+                ending: .served(text: Self.storable(result.text)))
         } catch {
             let latency = Self.milliseconds(since: started)
             let partial = (error as? ModelProviderError)?.partial
@@ -140,8 +140,14 @@ public struct ModelRouter: Sendable {
             }
             return AttemptResult(
                 attempt: record(ModelAttempt.errorOutcome(Self.short(error)), input: input, output: output, cents: cents, latencyMs: latency),
-                ending: .failed(streamedText: streamed.hasStreamed ? (partial?.text ?? "") : nil))
+                ending: .failed(streamedText: streamed.hasStreamed ? Self.storable(partial?.text ?? "") : nil))
         }
+    }
+
+    /// Model text without U+0000. A model may emit it; every run event and read model the text
+    /// reaches is stored in Postgres, which cannot hold it, so the run would be parked and lost.
+    static func storable(_ text: String) -> String {
+        text.utf8.contains(0) ? text.replacingOccurrences(of: "\u{0}", with: "") : text
     }
 
     /// Settles outside the calling task: a cancelled run must still release what it held, and

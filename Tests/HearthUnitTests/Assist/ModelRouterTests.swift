@@ -34,6 +34,14 @@ import Testing
         #expect(response.attempts[0].costCents == 0)
     }
 
+    @Test func nulCharactersAreDroppedFromStreamedAndFinalText() async throws {
+        let router = router([ScriptedProvider("a", "m", .answer("Soup\u{0} on\u{0}\u{0} Monday", input: 1, output: 3), calls: calls)])
+        let sink = TokenSink()
+        let response = try await router.complete(AssistFixtures.request(), budget: BudgetScope(key: "nul"), onToken: sink.onToken)
+        #expect(response.text == "Soup on Monday")
+        #expect(sink.text == "Soup on Monday")
+    }
+
     @Test func usesEachPhasesOwnChain() async throws {
         let router = ModelRouter(
             chains: [
