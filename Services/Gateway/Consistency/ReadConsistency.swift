@@ -29,8 +29,10 @@ struct ReadConsistency: Sendable {
     /// `projections` says, per topic a token may name, which projections must have applied it.
     func pendingRead(in request: Request, projections: [Topic: [String]], writtenBy: String) throws -> PendingRead? {
         guard let token = request.headers[Self.header] else { return nil }
+        // A partition the topic does not have can never be reached: a 400 now, not a 503 in 5 s.
         guard let position = EventPosition(token: token),
-              let needed = projections.first(where: { $0.key.name == position.topic })?.value
+              let (topic, needed) = projections.first(where: { $0.key.name == position.topic }).map({ ($0.key, $0.value) }),
+              position.partition < topic.partitions
         else {
             throw APIError.invalid("X-Consistency-Token", "X-Consistency-Token must be a position returned by \(writtenBy)")
         }

@@ -174,6 +174,10 @@ extension BackboneSuite {
                                                          headers: user.headers(["X-Consistency-Token": "users:1:2"]))
             #expect(badToken.status == 400)
             #expect(badToken.errorField == "X-Consistency-Token")
+            // households has 6 partitions.
+            let noSuchPartition = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(UUID())"),
+                                                                headers: user.headers(["X-Consistency-Token": "households:6:0"]))
+            #expect(noSuchPartition.status == 400 && noSuchPartition.errorField == "X-Consistency-Token")
             }
         }
 
