@@ -35,6 +35,8 @@ extension RecurrenceRule {
         // An entry of 1900 repeating daily would otherwise cost ~45,000 calendar conversions per
         // listing.
         let firstRelevantDay = CalendarDay(from, in: timeZone).adding(days: -(Int((duration / 86_400).rounded(.up)) + 2))
+        // Days before this one start before UNTIL, so they may be counted unseen too.
+        let lastCountableDay = lastInstant.map { CalendarDay($0, in: timeZone).adding(days: -2) }
         var result: [Occurrence] = []
         var produced = 0
 
@@ -42,7 +44,7 @@ extension RecurrenceRule {
         func emit(_ day: CalendarDay) -> Bool {
             if let count, produced >= count { return false }
             if let lastDay, day > lastDay { return false }
-            if day < firstRelevantDay, lastInstant.map({ day < CalendarDay($0, in: timeZone).adding(days: -1) }) ?? true {
+            if day < firstRelevantDay, lastCountableDay.map({ day <= $0 }) ?? true {
                 produced += 1
                 return true
             }

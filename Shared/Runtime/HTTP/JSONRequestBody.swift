@@ -3,7 +3,8 @@ import Hummingbird
 import NIOCore
 
 /// Reads a JSON body into a `Decodable`, turning decoding failures into 400s that name the field.
-/// Unknown fields are ignored; a body over the context's limit is a 413.
+/// Unknown fields are ignored; a body over the context's limit is a 413; a NUL character anywhere
+/// in the body is a 400 (see `JSONBodyDiagnosis`).
 public enum JSONRequestBody {
     public static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: HearthRequestContext) async throws -> T {
         let buffer: ByteBuffer
