@@ -28,9 +28,9 @@ struct DocumentUpsertRequest: Decodable {
         guard DocumentKind.isValidId(id) else { throw APIError.invalid("id", "id must be 1 to 128 of a-z, 0-9, -, _, . and :") }
         guard DocumentKind.all.contains(kind) else { throw APIError.invalid("kind", "kind must be one of \(DocumentKind.all.joined(separator: ", "))") }
         let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...300).contains(title.count) else { throw APIError.invalid("title", "title must be 1 to 300 characters") }
+        guard (1...300).contains(title.unicodeScalars.count) else { throw APIError.invalid("title", "title must be 1 to 300 characters") }
         let body = body.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...Self.maxBodyCharacters).contains(body.count) else {
+        guard (1...Self.maxBodyCharacters).contains(body.unicodeScalars.count) else {
             throw APIError.invalid("body", "body must be 1 to \(Self.maxBodyCharacters) characters")
         }
         for (field, age) in [("age_min", ageMin), ("age_max", ageMax)] {
@@ -38,7 +38,7 @@ struct DocumentUpsertRequest: Decodable {
         }
         if let ageMin, let ageMax, ageMin > ageMax { throw APIError.invalid("age_max", "age_max must not be below age_min") }
         let allergens = (allergens ?? []).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        for allergen in allergens where !(1...40).contains(allergen.count) || !allergen.allSatisfy({ $0.isLetter || $0 == "_" }) {
+        for allergen in allergens where !(1...40).contains(allergen.unicodeScalars.count) || !allergen.allSatisfy({ $0.isLetter || $0 == "_" }) {
             throw APIError.invalid("allergens", "allergens must be canonical keys such as peanut or tree_nut")
         }
         return SourceDocument(id: id, kind: kind, title: title, ageMin: ageMin, ageMax: ageMax, allergens: Array(Set(allergens)).sorted(), body: body)

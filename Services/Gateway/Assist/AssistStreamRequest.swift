@@ -35,7 +35,7 @@ struct AssistStreamRequest: Decodable {
     func validated(today: CalendarDay) throws -> Validated {
         let goal = goal.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !goal.isEmpty else { throw APIError.invalid("goal", "goal must not be empty") }
-        guard goal.count <= Self.maxGoalLength else {
+        guard goal.unicodeScalars.count <= Self.maxGoalLength else {
             throw APIError.invalid("goal", "goal must be at most \(Self.maxGoalLength) characters")
         }
         guard Self.modes.contains(mode) else {

@@ -26,7 +26,7 @@ struct AssistantMessageRequest: Decodable {
     func validated() throws -> Validated {
         let text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw APIError.invalid("text", "text must not be empty") }
-        guard text.count <= Self.maxTextLength else { throw APIError.invalid("text", "text must be at most \(Self.maxTextLength) characters") }
+        guard text.unicodeScalars.count <= Self.maxTextLength else { throw APIError.invalid("text", "text must be at most \(Self.maxTextLength) characters") }
         var conversation: UUID?
         if let conversationId {
             guard let id = UUID(uuidString: conversationId) else { throw APIError.invalid("conversation_id", "conversation_id must be a UUID") }

@@ -31,7 +31,7 @@ struct CalendarEventRequest: Decodable {
     /// The entry this body describes, or a 400 naming the first bad field.
     func validated() throws -> CalendarEntryState {
         let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...Self.maxTitleLength).contains(title.count) else {
+        guard (1...Self.maxTitleLength).contains(title.unicodeScalars.count) else {
             throw APIError.invalid("title", "title must be 1 to \(Self.maxTitleLength) characters")
         }
         let kind: CalendarEventKind
@@ -50,7 +50,7 @@ struct CalendarEventRequest: Decodable {
             throw APIError.invalid(error.field, error.message)
         }
         let location = location?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let location, location.count > Self.maxLocationLength {
+        if let location, location.unicodeScalars.count > Self.maxLocationLength {
             throw APIError.invalid("location", "location must be at most \(Self.maxLocationLength) characters")
         }
         var members: [UUID] = []

@@ -116,7 +116,7 @@ struct ChatRoutes: Sendable {
             throw APIError(.conflict, code: "no_household", message: "create or join a household before starting a chat")
         }
         let title = body.title?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let title, title.count > 200 { throw APIError.invalid("title", "title must be at most 200 characters") }
+        if let title, title.unicodeScalars.count > 200 { throw APIError.invalid("title", "title must be at most 200 characters") }
         var members: [UUID] = []
         for (index, text) in (body.memberIds ?? []).enumerated() {
             guard let id = UUID(uuidString: text) else { throw APIError.invalid("member_ids[\(index)]", "member_ids[\(index)] must be a user id") }
@@ -144,9 +144,9 @@ struct ChatRoutes: Sendable {
         let body = try await JSONRequestBody.decode(SendMessageRequest.self, from: request, context: context)
         let text = body.text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw APIError.invalid("text", "text must not be empty") }
-        guard text.count <= Self.maxTextLength else { throw APIError.invalid("text", "text must be at most \(Self.maxTextLength) characters") }
+        guard text.unicodeScalars.count <= Self.maxTextLength else { throw APIError.invalid("text", "text must be at most \(Self.maxTextLength) characters") }
         let clientId = body.clientId.trimmingCharacters(in: .whitespaces)
-        guard !clientId.isEmpty, clientId.count <= Self.maxClientIdLength else {
+        guard !clientId.isEmpty, clientId.unicodeScalars.count <= Self.maxClientIdLength else {
             throw APIError.invalid("client_id", "client_id must be 1 to \(Self.maxClientIdLength) characters")
         }
         // The id depends only on chat, author and client_id, so a retry names the same message

@@ -44,7 +44,7 @@ struct ChatSearchRoutes: Sendable {
         guard let text = query.get("q")?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
             throw APIError.invalid("q", "q must be a non-empty query")
         }
-        guard text.count <= 500 else { throw APIError.invalid("q", "q must be at most 500 characters") }
+        guard text.unicodeScalars.count <= 500 else { throw APIError.invalid("q", "q must be at most 500 characters") }
         var limit = 10
         if let k = query.get("k") {
             guard let value = Int(k), (1...50).contains(value) else { throw APIError.invalid("k", "k must be 1 to 50") }

@@ -32,6 +32,8 @@ struct FeedbackRequest: Decodable {
     }
 
     static let maxCommentLength = 4000
+    /// The payload rides in the event: it must stay far below Kafka's message size limit (1 MB).
+    static let maxPayloadBytes = 16_384
 
     struct Validated {
         var runId: String
@@ -42,11 +44,14 @@ struct FeedbackRequest: Decodable {
 
     func validated() throws -> Validated {
         let run = runId.value.trimmingCharacters(in: .whitespaces)
-        guard (1...128).contains(run.count) else { throw APIError.invalid("run_id", "run_id must be 1 to 128 characters") }
+        guard (1...128).contains(run.unicodeScalars.count) else { throw APIError.invalid("run_id", "run_id must be 1 to 128 characters") }
         guard let signal = Signal(rawValue: signal) else { throw APIError.invalid("signal", "signal must be up, down or edit") }
         let comment = comment?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let comment, comment.count > Self.maxCommentLength {
+        if let comment, comment.unicodeScalars.count > Self.maxCommentLength {
             throw APIError.invalid("comment", "comment must be at most \(Self.maxCommentLength) characters")
+        }
+        if let payload, (try? JSONEncoder().encode(payload).count).map({ $0 > Self.maxPayloadBytes }) ?? true {
+            throw APIError.invalid("payload", "payload must be at most \(Self.maxPayloadBytes) bytes as JSON")
         }
         return Validated(runId: run, signal: signal, comment: comment?.isEmpty == true ? nil : comment, payload: payload)
     }

@@ -53,9 +53,9 @@ struct ReminderRequestBody: Decodable {
     func validated(now: Date = Date()) throws -> Validated {
         let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty else { throw APIError.invalid("title", "title must not be empty") }
-        guard title.count <= Self.maxTitleLength else { throw APIError.invalid("title", "title must be at most \(Self.maxTitleLength) characters") }
+        guard title.unicodeScalars.count <= Self.maxTitleLength else { throw APIError.invalid("title", "title must be at most \(Self.maxTitleLength) characters") }
         let body = body?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let body, body.count > Self.maxBodyLength {
+        if let body, body.unicodeScalars.count > Self.maxBodyLength {
             throw APIError.invalid("body", "body must be at most \(Self.maxBodyLength) characters")
         }
         guard let dueAt = Timestamp.parse(at.trimmingCharacters(in: .whitespaces)) else {
@@ -127,20 +127,21 @@ struct WebhookRequestBody: Decodable {
     /// `http` is accepted outside production, where receivers are local test servers.
     func validated(allowPlainHTTP: Bool) throws -> Validated {
         let text = url.trimmingCharacters(in: .whitespaces)
-        guard text.count <= 2048, let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased(),
+        guard text.utf8.count <= 2048, let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased(),
               let host = parsed.host, !host.isEmpty, parsed.user == nil, parsed.password == nil
         else { throw APIError.invalid("url", "url must be an absolute http(s) URL") }
         guard scheme == "https" || (scheme == "http" && allowPlainHTTP) else {
             throw APIError.invalid("url", allowPlainHTTP ? "url must be http or https" : "url must be https")
         }
-        guard (16...256).contains(secret.count) else { throw APIError.invalid("secret", "secret must be 16 to 256 characters") }
+        guard (16...256).contains(secret.unicodeScalars.count) else { throw APIError.invalid("secret", "secret must be 16 to 256 characters") }
         let events = events ?? ["reminder"]
         // A webhook for no events would never be called: surely not what the caller meant.
         guard !events.isEmpty else { throw APIError.invalid("events", "events must list at least one event (reminder), or be left out") }
         for (index, event) in events.enumerated() where !Self.knownEvents.contains(event) {
             throw APIError.invalid("events[\(index)]", "events[\(index)] must be reminder")
         }
-        return Validated(url: text, secret: secret, events: events)
+        var seen: Set<String> = []
+        return Validated(url: text, secret: secret, events: events.filter { seen.insert($0).inserted })
     }
 }
 

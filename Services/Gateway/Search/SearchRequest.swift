@@ -15,7 +15,7 @@ struct SearchRequest {
     init(scope: SearchScope, parameters: [String: String], allergens: AllergenVocabulary) throws {
         let text = (parameters["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else { throw APIError.invalid("q", "q is required: the words to search for") }
-        guard text.count <= Self.maxQueryCharacters else {
+        guard text.unicodeScalars.count <= Self.maxQueryCharacters else {
             throw APIError.invalid("q", "q must be at most \(Self.maxQueryCharacters) characters")
         }
         guard !text.unicodeScalars.contains(where: { $0.value == 0 }) else { throw APIError.invalid("q", "q must not contain NUL characters") }

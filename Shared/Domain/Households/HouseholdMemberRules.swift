@@ -24,7 +24,7 @@ public enum HouseholdMemberRules {
     public static func normalizedName(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw FieldViolation(field: "name", message: "name must not be blank") }
-        guard trimmed.count <= maxNameLength else {
+        guard trimmed.unicodeScalars.count <= maxNameLength else {
             throw FieldViolation(field: "name", message: "name must be at most \(maxNameLength) characters")
         }
         return trimmed

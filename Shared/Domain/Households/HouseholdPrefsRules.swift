@@ -45,7 +45,7 @@ public enum HouseholdPrefsRules {
         guard let name else { return nil }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw FieldViolation(field: "name", message: "name must not be blank") }
-        guard trimmed.count <= maxNameLength else {
+        guard trimmed.unicodeScalars.count <= maxNameLength else {
             throw FieldViolation(field: "name", message: "name must be at most \(maxNameLength) characters")
         }
         return trimmed

@@ -47,7 +47,7 @@ public enum UserIdentity {
 
     public static func devName(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...80).contains(trimmed.count) else { throw FieldViolation(field: "name", message: "name must be 1 to 80 characters") }
+        guard (1...80).contains(trimmed.unicodeScalars.count) else { throw FieldViolation(field: "name", message: "name must be 1 to 80 characters") }
         return trimmed
     }
 }

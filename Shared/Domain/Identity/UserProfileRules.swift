@@ -7,7 +7,7 @@ public enum UserProfileRules {
     public static func displayName(_ text: String) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw FieldViolation(field: "display_name", message: "display_name must not be blank") }
-        guard trimmed.count <= maxDisplayNameLength else {
+        guard trimmed.unicodeScalars.count <= maxDisplayNameLength else {
             throw FieldViolation(field: "display_name", message: "display_name must be at most \(maxDisplayNameLength) characters")
         }
         return trimmed
@@ -17,7 +17,7 @@ public enum UserProfileRules {
     public static func locale(_ text: String) throws -> String {
         let tag = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "-")
         let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
-        guard tag.count <= 35, let language = subtags.first, (2...3).contains(language.count),
+        guard tag.unicodeScalars.count <= 35, let language = subtags.first, (2...3).contains(language.count),
               language.allSatisfy({ $0.isASCII && $0.isLetter }),
               subtags.dropFirst().allSatisfy({ (2...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } })
         else {

@@ -77,7 +77,7 @@ public struct ProfileFactReply: Sendable, Equatable {
         else { return .failure(Reason("subject is not a member of the household")) }
         guard case .string(let valueText)? = fields["value"] else { return .failure(Reason("value must be a string")) }
         let value = valueText.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        guard !value.isEmpty, value.count <= maxValueLength else { return .failure(Reason("value must be 1 to \(maxValueLength) characters")) }
+        guard !value.isEmpty, value.unicodeScalars.count <= maxValueLength else { return .failure(Reason("value must be 1 to \(maxValueLength) characters")) }
         guard case .number(let confidence)? = fields["confidence"], (0...1).contains(confidence) else {
             return .failure(Reason("confidence must be a number from 0 to 1"))
         }

@@ -23,8 +23,12 @@ public enum JSONValue: Codable, Sendable, Equatable, Hashable {
             self = .array(value)
         } else if let value = try? container.decode(Double.self) {
             self = .number(value)
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
         } else {
-            self = .bool(try container.decode(Bool.self))
+            // Valid JSON that is none of these is a number no Double holds (1e999): saying
+            // "expected a Bool" would mislead.
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a number out of range, or a value that is not JSON")
         }
     }
 

@@ -7,6 +7,7 @@ public enum KafkaErrorCode {
     public static let messageTimedOut: Int32 = RD_KAFKA_RESP_ERR__MSG_TIMED_OUT.rawValue
     public static let transport: Int32 = RD_KAFKA_RESP_ERR__TRANSPORT.rawValue
     public static let queueFull: Int32 = RD_KAFKA_RESP_ERR__QUEUE_FULL.rawValue
+    public static let messageSizeTooLarge: Int32 = RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE.rawValue
     public static let destroyed: Int32 = RD_KAFKA_RESP_ERR__DESTROY.rawValue
     public static let invalidArgument: Int32 = RD_KAFKA_RESP_ERR__INVALID_ARG.rawValue
     public static let unknownTopicOrPartition: Int32 = RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART.rawValue

@@ -1,4 +1,5 @@
 import Foundation
+import HearthKafka
 import HTTPTypes
 import Hummingbird
 
@@ -69,6 +70,10 @@ public struct APIError: Error, Sendable {
             default: error.status.code >= 500 ? "internal" : "http_\(error.status.code)"
             }
             return APIError(error.status, code: code, message: error.body ?? error.status.reasonPhrase, headers: error.headers)
+        case let error as KafkaError where error.code == KafkaErrorCode.messageSizeTooLarge:
+            // The request's event is bigger than Kafka takes: nothing was written, and the same
+            // request will never fit. The routes' own limits should make this unreachable.
+            return APIError(.contentTooLarge, code: "payload_too_large", message: "the change is too large to record")
         default:
             return nil
         }

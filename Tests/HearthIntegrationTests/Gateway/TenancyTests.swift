@@ -187,6 +187,15 @@ extension BackboneSuite {
                 let feedbackId = try #require(feedback.json["feedback_id"] as? String)
                 let badSignal = try await HTTPTestClient.postJSON(url("v1/feedback"), ["run_id": runId, "signal": "meh"], headers: bob.headers)
                 #expect(badSignal.errorField == "signal")
+                // run_id is the event key and an indexed column: 1,500 combining marks (~3 KB) on one
+                // character were accepted and then parked by the projections.
+                let paddedRun = try await HTTPTestClient.postJSON(
+                    url("v1/feedback"), ["run_id": "f" + String(repeating: "\u{0300}", count: 1500), "signal": "up"], headers: bob.headers)
+                #expect(paddedRun.status == 400 && paddedRun.errorField == "run_id")
+                // A payload near the body limit made the event too large for Kafka: a 500.
+                let hugePayload = try await HTTPTestClient.postJSON(
+                    url("v1/feedback"), ["run_id": runId, "signal": "up", "payload": String(repeating: "a", count: 600_000)], headers: bob.headers)
+                #expect(hugePayload.status == 400 && hugePayload.errorField == "payload")
                 let numericRun = try await HTTPTestClient.postJSON(url("v1/feedback"), ["run_id": 42, "signal": "up"], headers: bob.headers)
                 #expect(numericRun.status == 202)
                 try await TestEnvironment.withPostgres { client in

@@ -250,8 +250,9 @@ extension BackboneSuite {
                 let secret = "whsec-\(UUID().uuidString)"
                 let registered = try await HTTPTestClient.postJSON(
                     stack.gateway.baseURL.appendingPathComponent("v1/webhooks"),
-                    ["url": receiver.url("/hooks/ok"), "secret": secret, "events": ["reminder"]], headers: user.headers)
+                    ["url": receiver.url("/hooks/ok"), "secret": secret, "events": ["reminder", "reminder"]], headers: user.headers)
                 #expect(registered.status == 202)
+                #expect(registered.json["events"] as? [String] == ["reminder"], "a repeated event is kept once")
                 let webhookId = try #require(registered.json["webhook_id"] as? String)
                 #expect(try await KafkaTestEnvironment.eventually {
                     try await NotifierDatabase.query { client in

@@ -33,6 +33,12 @@ import Testing
         #expect(throws: FieldViolation.self) { try HouseholdMemberRules.role("butler") }
         #expect(try HouseholdMemberRules.normalizedName("  Mia ") == "Mia")
         #expect(throws: FieldViolation.self) { try HouseholdMemberRules.normalizedName(String(repeating: "x", count: 81)) }
+        // One user-visible character padded with 1,500 combining marks: ~3 KB, which overflowed
+        // a Postgres index (profile constraints) once the name reached a profile fact.
+        let padded = "zed" + String(repeating: "\u{0301}", count: 1500)
+        #expect(padded.count == 3)
+        #expect(throws: FieldViolation.self) { try HouseholdMemberRules.normalizedName(padded) }
+        #expect(try HouseholdMemberRules.normalizedName("Zoë") == "Zoë")
     }
 
     @Test func inviteCodesAreReadForgivingly() {

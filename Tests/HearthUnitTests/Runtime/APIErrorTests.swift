@@ -1,3 +1,4 @@
+import HearthKafka
 @testable import HearthRuntime
 import Testing
 
@@ -14,5 +15,11 @@ import Testing
         let error = APIError.invalid("prefs.adults", "prefs.adults must be a whole number")
         #expect(error.message == "prefs.adults must be a whole number")
         #expect(error.field == "prefs.adults")
+    }
+
+    @Test func anEventTooLargeForKafkaIsA413() {
+        let mapped = APIError.from(KafkaError(code: KafkaErrorCode.messageSizeTooLarge))
+        #expect(mapped?.status == .contentTooLarge && mapped?.code == "payload_too_large")
+        #expect(APIError.from(KafkaError(code: KafkaErrorCode.transport)) == nil)
     }
 }
