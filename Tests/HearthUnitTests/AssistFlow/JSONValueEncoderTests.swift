@@ -47,4 +47,16 @@ import Testing
         #expect(try JSONValueEncoder().encode("top-level") == .string("top-level"))
         #expect(try JSONValueEncoder().encode([1, 2]) == .array([.number(1), .number(2)]))
     }
+
+    @Test func aNumberNoDoubleHoldsIsReportedAsSuchNotAsAWrongType() {
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(JSONValue.self, from: Data("1e999".utf8)) }
+        do {
+            _ = try JSONDecoder().decode(JSONValue.self, from: Data("1e999".utf8))
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.debugDescription.contains("out of range"))
+        } catch {
+            Issue.record("expected dataCorrupted, got \(error)")
+        }
+        #expect((try? JSONDecoder().decode(JSONValue.self, from: Data("true".utf8))) == .bool(true))
+    }
 }
