@@ -47,13 +47,16 @@ struct RunView: ResponseEncodable, Sendable {
         case events
     }
 
-    var isFinished: Bool { state != "running" }
+    var isFinished: Bool { RunHead.isFinished(state: state) }
 }
 
 struct RunHead: Sendable {
     var owner: UUID
     var isFinished: Bool
     var lastSeq: Int
+
+    /// Every state but `running` is an end.
+    static func isFinished(state: String) -> Bool { state != "running" }
 }
 
 /// Queries on the orchestrator's read models (`agent_runs`, `assist_run_events`), which live in
@@ -95,7 +98,7 @@ struct RunReadModel: Sendable {
     func head(of id: UUID) async throws -> RunHead? {
         let rows = try await client.query("SELECT user_id, state, last_seq FROM agent_runs WHERE run_id = \(id)", logger: logger)
         for try await (owner, state, lastSeq) in rows.decode((UUID, String, Int32).self) {
-            return RunHead(owner: owner, isFinished: state != "running", lastSeq: Int(lastSeq))
+            return RunHead(owner: owner, isFinished: RunHead.isFinished(state: state), lastSeq: Int(lastSeq))
         }
         return nil
     }

@@ -22,9 +22,8 @@ public enum LocalTime {
     /// The local day and seconds since local midnight of `date`.
     public static func components(of date: Date, in timeZone: TimeZone) -> (day: CalendarDay, secondsOfDay: Int) {
         let parts = calendar(timeZone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        // Through days since the epoch, which covers every year: an instant past 9999 (stored
-        // before entries were bounded) must not stop the process.
-        let day = CalendarDay(daysSinceEpoch: CalendarDay.daysSinceEpoch(year: parts.year!, month: parts.month!, day: parts.day!))
+        // Any year: an instant past 9999 (stored before entries were bounded) must not stop the process.
+        let day = CalendarDay(anyYear: parts.year!, month: parts.month!, day: parts.day!)
         return (day, parts.hour! * 3600 + parts.minute! * 60 + parts.second!)
     }
 

@@ -31,10 +31,9 @@ enum JSONBodyDiagnosis {
     /// `\u0000` preceded by an odd number of backslashes (an even number escapes the backslashes
     /// themselves, and the `u0000` is then plain text).
     static func containsEscapedNUL(_ body: Data) -> Bool {
-        let pattern = Array("u0000".utf8)
-        return body.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
+        body.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
             var index = 1
-            while index + pattern.count <= bytes.count {
+            while index + 5 <= bytes.count {
                 if bytes[index] == UInt8(ascii: "u"), bytes[index - 1] == UInt8(ascii: "\\"),
                    bytes[index + 1] == UInt8(ascii: "0"), bytes[index + 2] == UInt8(ascii: "0"),
                    bytes[index + 3] == UInt8(ascii: "0"), bytes[index + 4] == UInt8(ascii: "0") {

@@ -61,8 +61,8 @@ public enum JSONRequestBody {
             let field = path(context.codingPath)
             return .invalid(field.isEmpty ? "body" : field, "\(field.isEmpty ? "body" : field) must be \(expected(type))")
         case .valueNotFound(let type, let context):
-            let field = path(context.codingPath).isEmpty ? "body" : path(context.codingPath)
-            return .invalid(field, "\(field) must be \(expected(type)), not null")
+            let field = path(context.codingPath)
+            return .invalid(field.isEmpty ? "body" : field, "\(field.isEmpty ? "body" : field) must be \(expected(type)), not null")
         case .dataCorrupted(let context):
             let field = path(context.codingPath)
             if field.isEmpty { return .invalid("body", "the body is not valid JSON") }

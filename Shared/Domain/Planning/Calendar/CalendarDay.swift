@@ -32,7 +32,13 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        self.init(daysSinceEpoch: Self.daysSinceEpoch(year: parts.year!, month: parts.month!, day: parts.day!))
+        self.init(anyYear: parts.year!, month: parts.month!, day: parts.day!)
+    }
+
+    /// A civil date Foundation produced, in any year (past 9999 too, where `init?(year:month:day:)`
+    /// refuses): through days since the epoch, which cover every year.
+    init(anyYear year: Int, month: Int, day: Int) {
+        self.init(daysSinceEpoch: Self.daysSinceEpoch(year: year, month: month, day: day))
     }
 
     /// Days since 1970-01-01 (negative before it).
@@ -84,7 +90,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         try container.encode(isoDate)
     }
 
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         // Howard Hinnant's days_from_civil.
         let adjustedYear = month <= 2 ? year - 1 : year
         let era = (adjustedYear >= 0 ? adjustedYear : adjustedYear - 399) / 400
