@@ -52,17 +52,23 @@ public enum JSONRequestBody {
         return text
     }
 
+    /// The field a value error names: the body itself when the value is the whole body.
+    private static func fieldName(_ codingPath: [any CodingKey]) -> String {
+        let field = path(codingPath)
+        return field.isEmpty ? "body" : field
+    }
+
     static func describe(_ error: DecodingError) -> APIError {
         switch error {
         case .keyNotFound(let key, let context):
             let field = path(context.codingPath + [key])
             return .invalid(field, "\(field) is required")
         case .typeMismatch(let type, let context):
-            let field = path(context.codingPath)
-            return .invalid(field.isEmpty ? "body" : field, "\(field.isEmpty ? "body" : field) must be \(expected(type))")
+            let field = fieldName(context.codingPath)
+            return .invalid(field, "\(field) must be \(expected(type))")
         case .valueNotFound(let type, let context):
-            let field = path(context.codingPath)
-            return .invalid(field.isEmpty ? "body" : field, "\(field.isEmpty ? "body" : field) must be \(expected(type)), not null")
+            let field = fieldName(context.codingPath)
+            return .invalid(field, "\(field) must be \(expected(type)), not null")
         case .dataCorrupted(let context):
             let field = path(context.codingPath)
             if field.isEmpty { return .invalid("body", "the body is not valid JSON") }
