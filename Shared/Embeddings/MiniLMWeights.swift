@@ -43,15 +43,15 @@ public struct BertConfig: Sendable, Equatable {
 /// `hearth_linear_accumulate` the same matrix packed for it (see `Kernels.linear`).
 struct LinearWeight {
     let matrix: UnsafePointer<Float>
-    let packed: UnsafePointer<Float>?
+    let packed: UnsafePointer<UInt16>?
     let outputs: Int
     let inputs: Int
 
     /// `matrix` packed for `hearth_linear_accumulate`, in a buffer the caller owns; nil when this
     /// CPU does not run that kernel or the shape does not suit it.
-    static func packedCopy(of matrix: UnsafePointer<Float>, outputs: Int, inputs: Int) -> UnsafeMutableBufferPointer<Float>? {
+    static func packedCopy(of matrix: UnsafePointer<Float>, outputs: Int, inputs: Int) -> UnsafeMutableBufferPointer<UInt16>? {
         guard hearth_encoder_kernels_supported() != 0 else { return nil }
-        let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: outputs * inputs)
+        let buffer = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: outputs * inputs)
         guard hearth_linear_pack(Int32(outputs), Int32(inputs), matrix, buffer.baseAddress!) != 0 else {
             buffer.deallocate()
             return nil
@@ -63,9 +63,9 @@ struct LinearWeight {
 /// The BERT weights as raw float pointers: zero-copy into the memory-mapped safetensors file
 /// where possible (F32, aligned), otherwise converted copies owned by this object. Query, key and
 /// value projections are concatenated (one `[3H, H]` matrix per layer) so a single sgemm
-/// computes all three. The packed copies of the layer weights (`LinearWeight.packed`, ~43 MB)
-/// are owned here too; the mapped pages they were copied from are handed back to the kernel
-/// (`releaseResidentPages`), so a process does not keep both resident.
+/// computes all three. The packed copies of the layer weights (`LinearWeight.packed`, in half
+/// precision, ~21 MB) are owned here too; the mapped pages they were copied from are handed back
+/// to the kernel (`releaseResidentPages`), so a process does not keep both resident.
 ///
 /// `@unchecked Sendable`: every pointer is set in `init` and only read afterwards; the memory
 /// behind it is either the read-only mapping held by `file` or buffers owned (and freed in
@@ -95,13 +95,20 @@ final class MiniLMWeights: @unchecked Sendable {
     let embeddingNormBeta: UnsafePointer<Float>
     let layers: [Layer]
     private let ownedBuffers: [UnsafeMutableBufferPointer<Float>]
+    private let ownedPanels: [UnsafeMutableBufferPointer<UInt16>]
 
     init(file: SafeTensorsFile, config: BertConfig) throws {
         self.config = config
         self.file = file
         var owned: [UnsafeMutableBufferPointer<Float>] = []
+        var panels: [UnsafeMutableBufferPointer<UInt16>] = []
         var succeeded = false
-        defer { if !succeeded { owned.forEach { $0.deallocate() } } }
+        defer {
+            if !succeeded {
+                owned.forEach { $0.deallocate() }
+                panels.forEach { $0.deallocate() }
+            }
+        }
 
         let prefix = file.tensors["bert.embeddings.word_embeddings.weight"] != nil ? "bert." : ""
         func tensor(_ name: String, _ shape: [Int]) throws -> UnsafePointer<Float> {
@@ -121,7 +128,7 @@ final class MiniLMWeights: @unchecked Sendable {
         }
         func linear(_ matrix: UnsafePointer<Float>, outputs: Int, inputs: Int) -> LinearWeight {
             let packed = LinearWeight.packedCopy(of: matrix, outputs: outputs, inputs: inputs)
-            if let packed { owned.append(packed) }
+            if let packed { panels.append(packed) }
             return LinearWeight(matrix: matrix, packed: packed.map { UnsafePointer($0.baseAddress!) }, outputs: outputs, inputs: inputs)
         }
         func linear(_ name: String, outputs: Int, inputs: Int) throws -> LinearWeight {
@@ -169,10 +176,12 @@ final class MiniLMWeights: @unchecked Sendable {
         }
         self.layers = layers
         self.ownedBuffers = owned
+        self.ownedPanels = panels
         succeeded = true
     }
 
     deinit {
         ownedBuffers.forEach { $0.deallocate() }
+        ownedPanels.forEach { $0.deallocate() }
     }
 }
