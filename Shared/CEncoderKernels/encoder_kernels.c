@@ -17,8 +17,11 @@ enum { PANEL = 32, MAX_ROWS = 12 };
 #define UNROLLED _Pragma("clang loop unroll(full)")
 
 // `ROWS` rows of A against one 32-column panel. The 2·ROWS accumulators stay in registers for
-// the whole k loop; each step reads one contiguous 64-byte row of the panel (a stream the
-// hardware prefetcher follows), widens it to 32 floats, and broadcasts one value of A per row.
+// the whole k loop; each step reads one contiguous 64-byte row of the panel, widens it to 32
+// floats, and broadcasts one value of A per row. The panels (all of a layer's weights, one after
+// another) stream from L3; asking for the row 16 steps ahead (1 KB) made a short query ~9 %
+// faster than leaving the stream to the hardware prefetcher. A prefetch past the last panel
+// cannot fault.
 #define ROW_BLOCK(ROWS)                                                                            \
     AVX512 static void row_block_##ROWS(int k, const float *a, int lda, const uint16_t *panel,     \
                                         float *c, int ldc) {                                       \
@@ -29,6 +32,7 @@ enum { PANEL = 32, MAX_ROWS = 12 };
         }                                                                                          \
         for (int p = 0; p < k; p++) {                                                              \
             const uint16_t *step = panel + (size_t)p * PANEL;                                      \
+            _mm_prefetch((const char *)(step + 16 * PANEL), _MM_HINT_T0);                         \
             __m512 w0 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)step));                \
             __m512 w1 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(step + 16)));         \
             UNROLLED for (int r = 0; r < ROWS; r++) {                                              \
