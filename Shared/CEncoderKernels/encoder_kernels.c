@@ -175,7 +175,7 @@ int hearth_linear_accumulate(int m, int n, int k, const float *a, int lda, const
     // two rows would read the whole panel again for little work.
     int blocks = (m + MAX_ROWS - 1) / MAX_ROWS;
     int rows_per_block = (m + blocks - 1) / blocks;
-    // Panels outside, rows inside: a panel (k × 128 bytes) comes from memory once and is then
+    // Panels outside, rows inside: a panel (k × 64 bytes) comes from memory once and is then
     // served from cache to every block of rows.
     for (int j = 0; j < n; j += PANEL) {
         const uint16_t *panel = packed + (size_t)j * k;

@@ -8,13 +8,13 @@
 /// panel layout on every call, which for a handful of rows costs more than the arithmetic; here
 /// the weights are packed into that layout once, when the model loads, and read in place
 /// afterwards. The packed weights are IEEE half precision, widened to float as they are read:
-/// a query's product is bound by how fast the weights stream through the core, and halves do it
-/// in half the bytes (short queries embed 1.37× faster here). The arithmetic stays in float; rounding
-/// the weights alone keeps every reference embedding at cosine ≥ 0.9999997.
+/// the weights stream from L3 for every query, and halves take half the bytes (short queries
+/// embed 1.37× faster here). The arithmetic stays in float; rounding the weights alone keeps
+/// every reference embedding at cosine ≥ 0.9999997.
 
-/// Whether this CPU runs the kernels below, all of which need only AVX-512F and F16C (detected once when
-/// the process loads, so the same binary still runs, through OpenBLAS and the Swift GELU, on a
-/// CPU without it).
+/// Whether this CPU runs the kernels below, all of which need only AVX-512F and F16C (detected
+/// once when the process loads, so the same binary still runs, through OpenBLAS and the Swift
+/// GELU, on a CPU without them).
 int hearth_encoder_kernels_supported(void);
 
 /// Packs W `[n, k]` (row-major, a PyTorch `Linear` weight) into `packed`, which holds n·k halves
@@ -23,7 +23,7 @@ int hearth_encoder_kernels_supported(void);
 int hearth_linear_pack(int n, int k, const float *w, uint16_t *packed);
 
 /// C[m, n] += A[m, k] · Wᵀ, with W packed by `hearth_linear_pack`; A and C row-major. Returns 0,
-/// having done nothing, when the CPU lacks AVX-512F or `n` is not a multiple of 32.
+/// having done nothing, when the CPU lacks the kernels or `n` is not a multiple of 32.
 int hearth_linear_accumulate(int m, int n, int k,
                              const float *a, int lda,
                              const uint16_t *packed,
