@@ -94,21 +94,16 @@ final class MiniLMWeights: @unchecked Sendable {
     let embeddingNormGamma: UnsafePointer<Float>
     let embeddingNormBeta: UnsafePointer<Float>
     let layers: [Layer]
-    private let ownedBuffers: [UnsafeMutableBufferPointer<Float>]
-    private let ownedPanels: [UnsafeMutableBufferPointer<UInt16>]
+    /// Float copies and half-precision panels alike: all that is left to do with them is to free
+    /// them in `deinit`.
+    private let ownedBuffers: [UnsafeMutableRawBufferPointer]
 
     init(file: SafeTensorsFile, config: BertConfig) throws {
         self.config = config
         self.file = file
-        var owned: [UnsafeMutableBufferPointer<Float>] = []
-        var panels: [UnsafeMutableBufferPointer<UInt16>] = []
+        var owned: [UnsafeMutableRawBufferPointer] = []
         var succeeded = false
-        defer {
-            if !succeeded {
-                owned.forEach { $0.deallocate() }
-                panels.forEach { $0.deallocate() }
-            }
-        }
+        defer { if !succeeded { owned.forEach { $0.deallocate() } } }
 
         let prefix = file.tensors["bert.embeddings.word_embeddings.weight"] != nil ? "bert." : ""
         func tensor(_ name: String, _ shape: [Int]) throws -> UnsafePointer<Float> {
@@ -123,12 +118,12 @@ final class MiniLMWeights: @unchecked Sendable {
             let values = try file.floats(full)
             let buffer = UnsafeMutableBufferPointer<Float>.allocate(capacity: values.count)
             _ = buffer.initialize(from: values)
-            owned.append(buffer)
+            owned.append(UnsafeMutableRawBufferPointer(buffer))
             return UnsafePointer(buffer.baseAddress!)
         }
         func linear(_ matrix: UnsafePointer<Float>, outputs: Int, inputs: Int) -> LinearWeight {
             let packed = LinearWeight.packedCopy(of: matrix, outputs: outputs, inputs: inputs)
-            if let packed { panels.append(packed) }
+            if let packed { owned.append(UnsafeMutableRawBufferPointer(packed)) }
             return LinearWeight(matrix: matrix, packed: packed.map { UnsafePointer($0.baseAddress!) }, outputs: outputs, inputs: inputs)
         }
         func linear(_ name: String, outputs: Int, inputs: Int) throws -> LinearWeight {
@@ -151,8 +146,8 @@ final class MiniLMWeights: @unchecked Sendable {
             let p = "encoder.layer.\(l)."
             let qkvWeight = UnsafeMutableBufferPointer<Float>.allocate(capacity: 3 * h * h)
             let qkvBias = UnsafeMutableBufferPointer<Float>.allocate(capacity: 3 * h)
-            owned.append(qkvWeight)
-            owned.append(qkvBias)
+            owned.append(UnsafeMutableRawBufferPointer(qkvWeight))
+            owned.append(UnsafeMutableRawBufferPointer(qkvBias))
             for (k, part) in ["query", "key", "value"].enumerated() {
                 let w = try tensor(p + "attention.self.\(part).weight", [h, h])
                 let b = try tensor(p + "attention.self.\(part).bias", [h])
@@ -176,12 +171,10 @@ final class MiniLMWeights: @unchecked Sendable {
         }
         self.layers = layers
         self.ownedBuffers = owned
-        self.ownedPanels = panels
         succeeded = true
     }
 
     deinit {
         ownedBuffers.forEach { $0.deallocate() }
-        ownedPanels.forEach { $0.deallocate() }
     }
 }

@@ -61,10 +61,7 @@ struct EncoderKernelTests {
                 }
             }
         }
-        func worstError(against expected: [Double]) -> Double {
-            zip(c, expected).map { abs(Double($0) - $1) / max(1, abs($1)) }.max() ?? 0
-        }
-        let worst = worstError(against: usedKernel ? halves : exact)
+        let worst = zip(c, usedKernel ? halves : exact).map { abs(Double($0) - $1) / max(1, abs($1)) }.max() ?? 0
         #expect(worst < 1e-5, "largest relative error \(worst)")
         let beyondRounding = zip(zip(c, exact), magnitudes).map { pair, magnitude in
             abs(Double(pair.0) - pair.1) - (magnitude * 0x1p-11 + 1e-5 * max(1, abs(pair.1)))
