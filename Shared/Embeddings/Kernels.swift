@@ -1,5 +1,7 @@
 import CEncoderKernels
 import COpenBLAS
+import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -37,24 +39,72 @@ enum Kernels {
         sgemm(m, n, k, alpha: alpha, a: UnsafePointer(a), lda: lda, b: b, ldb: ldb, transB: transB, c: c, ldc: ldc, beta: beta)
     }
 
-    /// Up to this many rows (tokens) a layer's product reads its packed weight in place
-    /// (`hearth_linear_accumulate`, one thread); beyond it OpenBLAS's sgemm, whose own packing of
-    /// the weight is paid for by the many rows and which can use several threads. Measured here
-    /// on one thread: the kernel embeds a 60-token sentence 1.37× faster than OpenBLAS and four of
-    /// them (~220 rows) as fast; at ~440 rows OpenBLAS is 5 % ahead. OpenBLAS's two threads
-    /// finish a mid-size batch sooner but spend more CPU on it, which a shared box pays for.
-    /// 256 is also the longest query, so a searcher always takes the kernel.
-    static let packedLinearMaxRows = 256
+    /// Rows (tokens) one call of `hearth_linear_accumulate` takes. It walks the weight panels
+    /// once per call and serves every row of the call from each panel while it is in cache, so
+    /// more rows would push A out of L2; measured on one thread, 256 rows per call keep pace with
+    /// OpenBLAS (a 60-token sentence 1.37× faster, ~440 rows 5 % slower).
+    static let rowsPerKernelCall = 256
+    /// Fewer rows than this are not split across threads: the second thread's start would cost
+    /// more than its share of the product.
+    static let minimumRowsPerThread = 64
+
+    /// Threads one product may use: OpenBLAS's pool (set in `OpenBLASLibrary.useThreads`) or,
+    /// with packed weights, the row slices run through `DispatchQueue.concurrentPerform`.
+    static let productThreads = Atomic<Int>(1)
 
     /// C[m, outputs] += A[m, inputs] · Wᵀ.
+    ///
+    /// With packed weights every row count takes the kernel, in slices of rows, because each row
+    /// of C is then computed by the same instructions in the same order whatever the other rows
+    /// are: a text embeds to the same bits alone or in a batch of any size, so a replay of the
+    /// embedding read model, which batches its chunks differently from the live worker, writes
+    /// the same vectors. OpenBLAS, which picks its blocking from the matrix sizes, is only the
+    /// fallback for CPUs without the kernel.
     @inline(__always)
     static func linear(_ m: Int, a: UnsafeMutablePointer<Float>, lda: Int, weight: LinearWeight,
                        c: UnsafeMutablePointer<Float>, ldc: Int) {
-        if m <= packedLinearMaxRows, let packed = weight.packed,
-           hearth_linear_accumulate(Int32(m), Int32(weight.outputs), Int32(weight.inputs), a, Int32(lda), packed, c, Int32(ldc)) != 0 {
+        if let packed = weight.packed, packedLinear(m, a: a, lda: lda, weight: weight, packed: packed, c: c, ldc: ldc) {
             return
         }
         sgemm(m, weight.outputs, weight.inputs, a: a, lda: lda, b: weight.matrix, ldb: weight.inputs, transB: true, c: c, ldc: ldc, beta: 1)
+    }
+
+    /// The kernel over row slices of at most `rowsPerKernelCall`, on up to `productThreads`
+    /// threads; false if the kernel refuses the shape (then nothing was written).
+    static func packedLinear(_ m: Int, a: UnsafeMutablePointer<Float>, lda: Int, weight: LinearWeight, packed: UnsafePointer<UInt16>,
+                             c: UnsafeMutablePointer<Float>, ldc: Int) -> Bool {
+        let product = RowSlicedProduct(a: a, lda: lda, packed: packed, outputs: weight.outputs, inputs: weight.inputs, c: c, ldc: ldc)
+        // The kernel judges a shape by its columns alone: a call with no rows asks whether it takes it.
+        guard product.accumulate(rows: 0..<0) else { return false }
+        let threads = min(productThreads.load(ordering: .relaxed), m / minimumRowsPerThread)
+        let slices = max((m + rowsPerKernelCall - 1) / rowsPerKernelCall, threads, 1)
+        let rowsPerSlice = (m + slices - 1) / slices
+        @Sendable func slice(_ index: Int) -> Range<Int> { min(m, index * rowsPerSlice)..<min(m, (index + 1) * rowsPerSlice) }
+        if threads > 1 {
+            DispatchQueue.concurrentPerform(iterations: slices) { _ = product.accumulate(rows: slice($0)) }
+        } else {
+            for index in 0..<slices { _ = product.accumulate(rows: slice(index)) }
+        }
+        return true
+    }
+
+    /// One `Kernels.packedLinear` product, handed to the threads that compute its row slices.
+    ///
+    /// `@unchecked Sendable`: during the product A and the packed weights are only read, and each
+    /// slice writes its own rows of C; the caller holds all three until every slice is done.
+    private struct RowSlicedProduct: @unchecked Sendable {
+        let a: UnsafeMutablePointer<Float>
+        let lda: Int
+        let packed: UnsafePointer<UInt16>
+        let outputs: Int
+        let inputs: Int
+        let c: UnsafeMutablePointer<Float>
+        let ldc: Int
+
+        func accumulate(rows range: Range<Int>) -> Bool {
+            hearth_linear_accumulate(Int32(range.count), Int32(outputs), Int32(inputs), a + range.lowerBound * lda, Int32(lda),
+                                     packed, c + range.lowerBound * ldc, Int32(ldc)) != 0
+        }
     }
 
     /// Every row of `out` := `bias`.

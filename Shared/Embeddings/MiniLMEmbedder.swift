@@ -39,9 +39,9 @@ public final class MiniLMEmbedder: Sendable {
         }
     }
 
-    /// How many threads OpenBLAS gives one matrix product, process-wide (see
+    /// How many threads one matrix product may use, process-wide (see
     /// `OpenBLASLibrary.useThreads`); an embedder must have been made first.
-    public static func useBLASThreads(_ count: Int) {
+    public static func useThreads(_ count: Int) {
         OpenBLASLibrary.useThreads(count)
     }
 

@@ -128,8 +128,8 @@ final class MiniLMWeights: @unchecked Sendable {
         }
         func linear(_ name: String, outputs: Int, inputs: Int) throws -> LinearWeight {
             let weight = linear(try tensor(name, [outputs, inputs]), outputs: outputs, inputs: inputs)
-            // Once packed, the mapped matrix is read only by batches of more than
-            // `Kernels.packedLinearMaxRows` tokens: a searcher need not keep both copies resident.
+            // Once packed, the mapped matrix is never read (`Kernels.linear` takes the packed copy
+            // for any number of rows): the process need not keep both copies resident.
             if weight.packed != nil { file.releaseResidentPages(of: prefix + name) }
             return weight
         }

@@ -51,14 +51,20 @@ struct OpenBLASLibrary: Sendable {
         return .failure(.libraryUnavailable("OpenBLAS (install libopenblas0): " + reasons.joined(separator: "; ")))
     }
 
-    /// Sets how many threads (at most 8) one sgemm may use, unless the operator chose via the
-    /// environment. Process-wide: OpenBLAS has one thread pool. Calls from several threads at once
-    /// are serialised inside a multi-threaded OpenBLAS, so a process embedding short queries
+    /// Sets how many threads (at most 8) one matrix product may use, OpenBLAS's and the packed
+    /// kernel's (`Kernels.productThreads`), unless the operator chose via the environment.
+    /// Process-wide: OpenBLAS has one thread pool. Calls from several threads at once are
+    /// serialised inside a multi-threaded OpenBLAS, so a process embedding short queries
     /// concurrently is faster with one thread per call than with the pool.
     func useThreads(_ count: Int) {
         let environment = ProcessInfo.processInfo.environment
-        guard environment["OPENBLAS_NUM_THREADS"] == nil && environment["OMP_NUM_THREADS"] == nil else { return }
-        setNumThreads(Int32(max(1, min(count, 8))))
+        if let chosen = (environment["OPENBLAS_NUM_THREADS"] ?? environment["OMP_NUM_THREADS"]).flatMap({ Int($0) }) {
+            Kernels.productThreads.store(max(1, min(chosen, 8)), ordering: .relaxed)
+            return
+        }
+        let threads = max(1, min(count, 8))
+        Kernels.productThreads.store(threads, ordering: .relaxed)
+        setNumThreads(Int32(threads))
     }
 
     /// `useThreads` on the process's copy, once it is open.

@@ -72,7 +72,7 @@ public enum EmbeddingSettings {
     }
 
     /// `forQueries`: the provider of a searcher, which embeds short queries, many at once
-    /// (MiniLM then runs each on one OpenBLAS thread).
+    /// (MiniLM then runs each on one thread).
     public static func provider(
         environment: [String: String] = ProcessInfo.processInfo.environment, client: HTTPClient = .shared, forQueries: Bool = false
     ) throws -> any EmbeddingProvider {
@@ -82,7 +82,7 @@ public enum EmbeddingSettings {
         }
         switch value("HEARTH_EMBEDDING_PROVIDER")?.lowercased() ?? "minilm" {
         case "minilm":
-            return MiniLMEmbeddingProvider(blasThreads: forQueries ? 1 : nil)
+            return MiniLMEmbeddingProvider(threadsPerProduct: forQueries ? 1 : nil)
         case "openai":
             guard let key = value("HEARTH_OPENAI_API_KEY") else {
                 throw Invalid(description: "HEARTH_EMBEDDING_PROVIDER=openai needs HEARTH_OPENAI_API_KEY")

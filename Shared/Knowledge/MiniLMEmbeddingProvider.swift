@@ -8,15 +8,15 @@ public final class MiniLMEmbeddingProvider: EmbeddingProvider {
     public let model = EmbeddingModel(name: MiniLMEmbedder.modelName, dimension: MiniLMEmbedder.dimension)
     private let modelDirectory: URL?
     private let loaded = Mutex<MiniLMEmbedder?>(nil)
-    /// OpenBLAS threads per call once the model is loaded; nil keeps one per core.
-    private let blasThreads: Int?
+    /// Threads one matrix product may use once the model is loaded; nil keeps one per core.
+    private let threadsPerProduct: Int?
 
     /// `modelDirectory` nil: found by `MiniLMEmbedder.locateModelDirectory()` when first needed.
-    /// `blasThreads` 1 suits a searcher (short queries, many at once); the embedding-worker's
+    /// `threadsPerProduct` 1 suits a searcher (short queries, many at once); the embedding-worker's
     /// batches of long chunks gain from one thread per core (nil).
-    public init(modelDirectory: URL? = nil, blasThreads: Int? = nil) {
+    public init(modelDirectory: URL? = nil, threadsPerProduct: Int? = nil) {
         self.modelDirectory = modelDirectory
-        self.blasThreads = blasThreads
+        self.threadsPerProduct = threadsPerProduct
     }
 
     public var isLoaded: Bool { loaded.withLock { $0 != nil } }
@@ -25,7 +25,7 @@ public final class MiniLMEmbeddingProvider: EmbeddingProvider {
         try loaded.withLock { embedder in
             if let embedder { return embedder }
             let created = try modelDirectory.map(MiniLMEmbedder.init(modelDirectory:)) ?? MiniLMEmbedder()
-            if let blasThreads { MiniLMEmbedder.useBLASThreads(blasThreads) }
+            if let threadsPerProduct { MiniLMEmbedder.useThreads(threadsPerProduct) }
             embedder = created
             return created
         }

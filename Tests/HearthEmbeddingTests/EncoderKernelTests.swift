@@ -4,11 +4,12 @@ import Foundation
 import Testing
 
 /// The AVX-512 kernels of `Shared/CEncoderKernels` against plain references. `Kernels.linear`
-/// reads packed weights in place for a few rows and hands more rows to OpenBLAS; both must
-/// compute C += A · Wᵀ, checked against a double-precision product for row counts on either side
-/// of every block boundary (12 rows a block, 256 rows the switch to OpenBLAS). The packed weights
-/// are halves, so the kernel's product is checked against W rounded to half precision (exactly
-/// what it was given), and OpenBLAS's against W itself.
+/// reads packed weights in place, in slices of rows shared among threads, and falls back to
+/// OpenBLAS where the kernel does not run; both must compute C += A · Wᵀ, checked against a
+/// double-precision product for row counts on either side of every boundary (12 rows a block,
+/// 256 rows a kernel call, 64 rows a thread). The packed weights are halves, so the kernel's
+/// product is checked against W rounded to half precision (exactly what it was given), and
+/// OpenBLAS's against W itself.
 @Suite("Encoder kernels")
 struct EncoderKernelTests {
     struct Case: Sendable, CustomTestStringConvertible {
@@ -16,7 +17,7 @@ struct EncoderKernelTests {
         var testDescription: String { "\(rows)×\(inputs) · (\(outputs)×\(inputs))ᵀ" }
     }
 
-    static let cases: [Case] = [1, 2, 7, 11, 12, 13, 24, 25, 48, 49, 256, 257].map { Case(rows: $0, outputs: 96, inputs: 384) }
+    static let cases: [Case] = [1, 2, 7, 11, 12, 13, 24, 25, 48, 49, 127, 128, 256, 257, 601].map { Case(rows: $0, outputs: 96, inputs: 384) }
         + [Case(rows: 5, outputs: 32, inputs: 1), Case(rows: 3, outputs: 1536, inputs: 7), Case(rows: 4, outputs: 40, inputs: 16)]
 
     @Test("C += A · Wᵀ matches a double-precision product", arguments: cases)
@@ -52,7 +53,7 @@ struct EncoderKernelTests {
             defer { packed?.deallocate() }
             // Packed exactly when the CPU runs the kernel and the outputs fill whole 32-column panels.
             #expect((packed != nil) == (hearth_encoder_kernels_supported() != 0 && shape.outputs % 32 == 0))
-            usedKernel = packed != nil && shape.rows <= Kernels.packedLinearMaxRows
+            usedKernel = packed != nil
             let weight = LinearWeight(matrix: weights.baseAddress!, packed: packed.map { UnsafePointer($0.baseAddress!) },
                                       outputs: shape.outputs, inputs: shape.inputs)
             a2.withUnsafeMutableBufferPointer { a in

@@ -93,6 +93,38 @@ struct MiniLMEmbedderTests {
         #expect(try embedder.embed(batch: []).isEmpty)
     }
 
+    /// A replay embeds a document's chunks in other company than the live worker did (its own
+    /// batches, of any size), and must write the same vectors, bit for bit, for the read model's
+    /// checksum to stay the same.
+    @Test("a text's vector is the same bits alone and in batches of any size")
+    func batchInvariantBits() throws {
+        let embedder = try loadEmbedder()
+        let chunk = "Roast the squash with cumin, then blend it with stock, coconut milk and lime for a mild soup. "
+        let texts = [
+            "chicken tacos 17",
+            String(repeating: chunk, count: 8),  // ~190 tokens
+            "how do I stop my toddler biting",
+            String(repeating: "Swimming lessons move to Thursday after half term. ", count: 30),  // 256, truncated
+        ]
+        let alone = try texts.map { try embedder.embed($0) }
+        let filler = (0..<12).map { "filler sentence \($0) about packed lunches and school runs, " + String(repeating: chunk, count: $0 % 5) }
+        let companies: [[String]] = [
+            texts,  // ~500 rows: two kernel calls, two threads
+            Array(filler.prefix(3)) + [texts[0]] + Array(filler.suffix(9)) + Array(texts.dropFirst()),  // ~1,600 rows
+            Array(repeating: texts[1], count: 46) + texts,  // more than `maxTokensPerPass`: two passes
+        ]
+        #expect(companies[2].map { embedder.tokenize($0).count }.reduce(0, +) > MiniLMEmbedder.maxTokensPerPass)
+        for (index, company) in companies.enumerated() {
+            let vectors = try embedder.embed(batch: company)
+            for (t, text) in texts.enumerated() {
+                let position = company.lastIndex(of: text)!
+                let same = vectors[position].map(\.bitPattern) == alone[t].map(\.bitPattern)
+                let largest = zip(vectors[position], alone[t]).map { abs($0 - $1) }.max() ?? 0
+                #expect(same, "company \(index), text \(t): largest difference \(largest)")
+            }
+        }
+    }
+
     @Test("batches above the per-pass token limit are split transparently")
     func veryLargeBatch() throws {
         let embedder = try loadEmbedder()

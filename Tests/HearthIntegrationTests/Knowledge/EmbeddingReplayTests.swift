@@ -1,0 +1,68 @@
+import Foundation
+import HearthEvents
+import HearthKnowledge
+import HearthReadModels
+import HearthStore
+import PostgresNIO
+import Testing
+
+extension BackboneSuite {
+    /// `hearthctl replay document_chunks` re-embeds every document, in batches that have nothing
+    /// to do with the ones the live embedding-worker saw. The rebuilt tables must still have the
+    /// live tables' checksum, so every vector must come out bit for bit the same.
+    @Suite struct EmbeddingReplay {
+        @Test func documentsEmbeddedOneByOneAndAllTogetherGiveTheSameChecksum() async throws {
+            let suffix = UUID().uuidString.prefix(8).lowercased()
+            let paragraph = "Toddlers copy what they see, so narrate the routine out loud: shoes on, coat zipped, bag on the hook. "
+            let events = (0..<6).map { index in
+                let id = "replay-\(suffix)-\(index)"
+                let body = "## Part \(index)\n\n" + String(repeating: paragraph, count: 2 + index) + "\n\n## More\n\nKeep it short and calm."
+                let document = DocumentUpserted(
+                    documentId: id, kind: "tips", title: "Getting out of the door \(index)", ageMin: 1, ageMax: 5, allergens: [],
+                    body: body, contentHash: "hash-\(suffix)-\(index)")
+                return ProjectedEvent(
+                    position: EventPosition(topic: Topic.content.name, partition: 0, offset: Int64(index)),
+                    metadata: EventMetadata(type: DocumentUpserted.eventType, version: DocumentUpserted.version, key: id, correlationId: id, causationId: nil, source: "test"),
+                    payload: document, value: [])
+            }
+            // A word is at least one token: together the documents are more rows than two calls of
+            // the kernel take (256 each), so the batch is computed in another shape than each alone.
+            let words = events.compactMap { ($0.payload as? DocumentUpserted)?.body.split(separator: " ").count }.reduce(0, +)
+            #expect(words > 512)
+
+            let projection = DocumentChunksProjection(provider: MiniLMEmbeddingProvider())
+            let logger = TestEnvironment.logger
+            try await TestEnvironment.withPostgres { client in
+                try await MigrationRunner(client: client, logger: logger).apply(ReadModelCatalogue.migrations(of: .embeddingWorker))
+                let live = "replay_live_\(suffix)", rebuilt = "replay_rebuilt_\(suffix)"
+                for schema in [live, rebuilt] {
+                    try await client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"), logger: logger)
+                    for table in projection.tables {
+                        try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).\(table) (LIKE public.\(table) INCLUDING ALL)"), logger: logger)
+                    }
+                }
+                func apply(_ batch: [ProjectedEvent], into schema: String) async throws {
+                    try await client.withTransaction(logger: logger) { connection in
+                        try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \(schema), public"), logger: logger)
+                        try await projection.apply(batch, on: connection, logger: logger)
+                    }
+                }
+                do {
+                    for event in events { try await apply([event], into: live) }  // as the worker met them
+                    try await apply(events, into: rebuilt)  // as a replay's batch
+                    let chunks = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(live).document_chunks"), logger: logger)
+                        .collect().first?.decode(Int.self)
+                    #expect(chunks ?? 0 >= events.count)
+                    let before = try await TableChecksum.compute(tables: projection.tables, schema: live, client: client, logger: logger)
+                    let after = try await TableChecksum.compute(tables: projection.tables, schema: rebuilt, client: client, logger: logger)
+                    #expect(before == after, "one by one: \(before); together: \(after)")
+                } catch {
+                    Issue.record(error)
+                }
+                for schema in [live, rebuilt] {
+                    try await client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"), logger: logger)
+                }
+            }
+        }
+    }
+}
