@@ -27,7 +27,9 @@ struct MiniLMEmbedderTests {
         #expect(ids.first == 101 && ids.last == 102)
         let start = ContinuousClock.now
         let vector = try embedder.embed(text)
-        #expect(ContinuousClock.now - start < .seconds(5))
+        // Against work that grows with the text's length instead of stopping at 256 tokens. Loose
+        // (the same bound as the pathological inputs): a debug build shares the box with the suite.
+        #expect(ContinuousClock.now - start < .seconds(10))
         #expect(vector.allSatisfy { $0.isFinite })
         #expect(abs(norm(vector) - 1) < 1e-4)
         // A single 100 KB "word" becomes [UNK]; 100 KB of CJK is cut at 254 pieces.
@@ -107,13 +109,11 @@ struct MiniLMEmbedderTests {
             String(repeating: "Swimming lessons move to Thursday after half term. ", count: 30),  // 256, truncated
         ]
         let alone = try texts.map { try embedder.embed($0) }
-        let filler = (0..<12).map { "filler sentence \($0) about packed lunches and school runs, " + String(repeating: chunk, count: $0 % 5) }
+        let filler = (0..<8).map { "filler sentence \($0) about packed lunches and school runs, " + String(repeating: chunk, count: $0 % 5) }
         let companies: [[String]] = [
             texts,  // ~500 rows: two kernel calls, two threads
-            Array(filler.prefix(3)) + [texts[0]] + Array(filler.suffix(9)) + Array(texts.dropFirst()),  // ~1,600 rows
-            Array(repeating: texts[1], count: 46) + texts,  // more than `maxTokensPerPass`: two passes
+            Array(filler.prefix(3)) + [texts[0]] + Array(filler.suffix(5)) + Array(texts.dropFirst()),  // ~900 rows
         ]
-        #expect(companies[2].map { embedder.tokenize($0).count }.reduce(0, +) > MiniLMEmbedder.maxTokensPerPass)
         for (index, company) in companies.enumerated() {
             let vectors = try embedder.embed(batch: company)
             for (t, text) in texts.enumerated() {
