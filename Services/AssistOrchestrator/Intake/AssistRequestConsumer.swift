@@ -8,7 +8,7 @@ import ServiceLifecycle
 
 /// Takes `assist.requested` and `assistant.message_requested` off `assist.requests` (consumer group `hearth.assist-orchestrator`)
 /// and runs each request exactly once: a run starts only after its claim is written, and the
-/// offset is committed once the claim is, so a redelivery finds the claim and is skipped.
+/// offset is recorded for the next commit once the claim is, so a redelivery finds the claim and is skipped.
 ///
 /// Runs proceed concurrently (up to `maxConcurrentRuns`); on shutdown the consumer stops taking
 /// requests and the runs in flight finish before the service returns, so the run-event producer
@@ -54,14 +54,14 @@ struct AssistRequestConsumer: Service {
                         // the same host's in tests; across hosts it is only indicative).
                         let waitedMs = message.timestamp.map { max(0, Int(Date().timeIntervalSince($0) * 1000)) }
                         guard let (request, metadata) = decode(message, decoder: decoder) else {
-                            consumer.commit([message.topicPartition: message.offset + 1])
+                            consumer.storeOffsets([message.topicPartition: message.offset + 1])
                             continue
                         }
                         let claim = await claim(request)
                         // Shutting down before the claim was written: the request stays
                         // uncommitted and is taken up again by whoever owns the partition next.
                         if claim == .stopping { break }
-                        consumer.commit([message.topicPartition: message.offset + 1])
+                        consumer.storeOffsets([message.topicPartition: message.offset + 1])
                         guard claim == .claimed else {
                             logger.info("skipping a request already claimed", metadata: ["run_id": "\(request.runId.uuidString.lowercased())"])
                             continue

@@ -10,6 +10,8 @@ public struct KafkaConsumerConfiguration: Sendable {
     public var autoOffsetReset: String = "earliest"
     /// Messages read ahead of the iterating task before the poll thread waits.
     public var maxBufferedMessages: Int = 10_000
+    /// How often the offsets recorded with `KafkaConsumer.storeOffsets` are committed to the group.
+    public var commitIntervalMs: Int = 1000
     /// Raw librdkafka properties, applied last (they override everything above).
     public var additional: [String: String] = [:]
 
@@ -38,8 +40,9 @@ public struct KafkaConsumerConfiguration: Sendable {
             "heartbeat.interval.ms": String(heartbeatIntervalMs),
             "auto.offset.reset": autoOffsetReset,
             // Hearth keeps the real offsets next to the read models; Kafka's commits are only
-            // for lag visibility and happen explicitly through `commit(_:)`.
-            "enable.auto.commit": "false",
+            // for lag visibility: of the offsets recorded through `storeOffsets(_:)`, periodically.
+            "enable.auto.commit": "true",
+            "auto.commit.interval.ms": String(commitIntervalMs),
             "enable.auto.offset.store": "false",
             "enable.partition.eof": "false",
         ]

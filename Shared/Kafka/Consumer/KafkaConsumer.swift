@@ -108,17 +108,21 @@ public final class KafkaConsumer: Service, AsyncSequence, Sendable {
         try result.get()
     }
 
-    /// Commits these next-to-read offsets asynchronously. For group-lag visibility only:
-    /// Hearth's projections keep their authoritative offsets in Postgres.
-    public func commit(_ nextOffsets: [KafkaTopicPartition: Int64]) {
+    /// Records these next-to-read offsets for the group; librdkafka commits what was recorded
+    /// every `KafkaConsumerConfiguration.commitIntervalMs` and when the partitions are revoked
+    /// or the consumer closes. For group-lag visibility only: Hearth's projections keep their
+    /// authoritative offsets in Postgres, so a commit per applied batch (one more request to the
+    /// broker each time, for every projection) would buy nothing.
+    public func storeOffsets(_ nextOffsets: [KafkaTopicPartition: Int64]) {
         guard !nextOffsets.isEmpty else { return }
         let logger = logger
         _ = handle.withLease { rk in
             let list = TopicPartitionList.make(offsets: nextOffsets)
             defer { rd_kafka_topic_partition_list_destroy(list) }
-            let err = rd_kafka_commit(rk, list, 1)
+            // Fails only for partitions no longer assigned here, whose new owner records its own.
+            let err = rd_kafka_offsets_store(rk, list)
             if err != RD_KAFKA_RESP_ERR_NO_ERROR {
-                logger.warning("offset commit not started", metadata: ["error": "\(KafkaError(err))"])
+                logger.debug("offsets not recorded", metadata: ["error": "\(KafkaError(err))"])
             }
         }
     }

@@ -103,7 +103,7 @@ public final class ProjectionRunner: Service, Sendable {
                 Timer(label: "hearth_projection_apply_duration_seconds", dimensions: [("projection", projection.name)])
                     .record(duration: ContinuousClock.now - started)
                 countConsumed(batch)
-                consumer.commit(state.withLock { $0.nextOffsets })
+                consumer.storeOffsets(state.withLock { $0.nextOffsets })
                 return
             } catch where FailureClassification.isTransient(error) {
                 if error is OffsetConflict {
@@ -148,7 +148,7 @@ public final class ProjectionRunner: Service, Sendable {
                 }
             }
         }
-        consumer.commit(state.withLock { $0.nextOffsets })
+        consumer.storeOffsets(state.withLock { $0.nextOffsets })
     }
 
     /// One transaction: apply the events not yet applied and move the offsets past them.

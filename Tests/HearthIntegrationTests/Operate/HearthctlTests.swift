@@ -2,6 +2,7 @@ import Foundation
 import HearthEvents
 import HearthStore
 import PostgresNIO
+import Synchronization
 import Testing
 
 extension BackboneSuite {
@@ -69,6 +70,36 @@ extension BackboneSuite {
             let badTopic = try await CommandLineTool.run(["tail", "no-such-topic"])
             #expect(badTopic.status != 0)
             #expect(badTopic.errors.split(separator: "\n").count == 1)
+        }
+
+        /// Projections keep their offsets in Postgres and only record them for Kafka, which
+        /// commits what was recorded every second: `hearthctl topics` must still show each
+        /// group's committed offset catching up with what it applied.
+        @Test func topicsShowsEachProjectionsCommittedOffsetCatchingUp() async throws {
+            let household = UUID()
+            let envelopes = (0..<5).map { HouseholdFixtures.event(id: household, version: $0 + 1) }
+            try await ServiceProcess.with("gateway") { _ in
+                let last = try #require(try await HouseholdFixtures.publish(envelopes).last)
+                try await TestEnvironment.withPostgres { client in
+                    let applied = try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
+                        try await HouseholdFixtures.projected([household], client: client).changes == 5
+                    }
+                    #expect(applied)
+                }
+                // Other tests write to the same partition meanwhile: at least this far, not exactly.
+                let group = "hearth.projection.households"
+                let seen = Mutex("nothing")
+                let caughtUp = await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                    let result = try? await CommandLineTool.run(["topics", "--json"])
+                    let output = (result?.output).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                    let entry = (output?["groups"] as? [[String: Any]])?.first {
+                        $0["group"] as? String == group && $0["topic"] as? String == last.topic && $0["partition"] as? Int == Int(last.partition)
+                    }
+                    seen.withLock { $0 = String(describing: entry) }
+                    return (entry?["committed"] as? Int).map { $0 > Int(last.offset) } == true && entry?["lag"] is Int
+                }
+                #expect(caughtUp, "\(group) on \(last.topic)/\(last.partition) should be past \(last.offset): \(seen.withLock { $0 })")
+            }
         }
 
         /// A read model constraint stands in for a bug: the event is parked; once the "fix" is in
