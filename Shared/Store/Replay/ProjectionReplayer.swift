@@ -291,6 +291,28 @@ public struct ProjectionReplayer: Sendable {
                 try await connection.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(quoted).\(name) SET (\(options))"), logger: logger)
             }
         }
+        // LIKE copies no foreign keys either. Those between the projection's own tables (a
+        // document's chunks referencing it) must hold in the rebuilt tables too; Postgres prints a
+        // referenced table of `public` unqualified, so with only the shadow schema on the path
+        // the definition names the shadow copy.
+        let rows = try await connection.query(
+            """
+            SELECT (SELECT relname FROM pg_class WHERE oid = c.conrelid)::text, c.conname::text, pg_get_constraintdef(c.oid)
+            FROM pg_constraint c
+            WHERE c.contype = 'f' AND c.conrelid = ANY(\(projection.tables.map { "public." + $0 })::regclass[])
+              AND c.confrelid = ANY(\(projection.tables.map { "public." + $0 })::regclass[])
+            ORDER BY c.conname
+            """, logger: logger)
+        var foreignKeys: [(table: String, constraint: String, definition: String)] = []
+        for try await key in rows.decode((String, String, String).self) { foreignKeys.append(key) }
+        guard !foreignKeys.isEmpty else { return }
+        try await connection.query(PostgresQuery(unsafeSQL: "SET search_path TO \(quoted)"), logger: logger)
+        for (table, constraint, definition) in foreignKeys {
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "ALTER TABLE \(quoted).\(SQLIdentifier.quoted(table)) ADD CONSTRAINT \(SQLIdentifier.quoted(constraint)) \(definition)"),
+                logger: logger)
+        }
+        try await connection.query("RESET search_path", logger: logger)
     }
 
     /// Swaps the rebuilt tables in. The live tables are locked first, then the live offsets, in the
@@ -319,10 +341,11 @@ public struct ProjectionReplayer: Sendable {
                 try await projection.apply(events, on: transaction, logger: logger)
                 caughtUp += events.count
             }
+            // One statement drops them all, so a foreign key between two of them is no obstacle.
+            try await transaction.query(PostgresQuery(unsafeSQL: "DROP TABLE \(tables)"), logger: logger)
             for table in projection.tables {
-                let name = SQLIdentifier.quoted(table)
-                try await transaction.query(PostgresQuery(unsafeSQL: "DROP TABLE public.\(name)"), logger: logger)
-                try await transaction.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(SQLIdentifier.quoted(shadow)).\(name) SET SCHEMA public"), logger: logger)
+                try await transaction.query(
+                    PostgresQuery(unsafeSQL: "ALTER TABLE \(SQLIdentifier.quoted(shadow)).\(SQLIdentifier.quoted(table)) SET SCHEMA public"), logger: logger)
             }
             // Caches of the swapped tables (`ReadModelChangeFeed`) must forget what they read.
             try await ReadModelChanges.announce(projection.name, on: transaction, logger: logger)

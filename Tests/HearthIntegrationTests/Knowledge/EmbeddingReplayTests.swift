@@ -11,6 +11,24 @@ extension BackboneSuite {
     /// to do with the ones the live embedding-worker saw. The rebuilt tables must still have the
     /// live tables' checksum, so every vector must come out bit for bit the same.
     @Suite struct EmbeddingReplay {
+        /// The whole command against the running stack: the worker embedded the library; the
+        /// replay embeds it again in hearthctl, rebuilds both tables (one references the other) and
+        /// swaps them in with the same checksum and the foreign key kept.
+        @Test func hearthctlReplayRebuildsTheEmbeddingTablesWithTheSameChecksum() async throws {
+            try await KnowledgeStack.with { _, _ in
+                let result = try await CommandLineTool.run(["replay", "document_chunks"])
+                #expect(result.status == 0, "\(result.output)\n\(result.errors)")
+                #expect(result.output.contains("identical"), "\(result.output)")
+                try await TestEnvironment.withPostgres { client in
+                    let keys = try await client.query(
+                        "SELECT confrelid::regclass::text FROM pg_constraint WHERE contype = 'f' AND conrelid = 'public.document_chunks'::regclass",
+                        logger: TestEnvironment.logger
+                    ).collect().map { try $0.decode(String.self) }
+                    #expect(keys == ["content_documents"])
+                }
+            }
+        }
+
         @Test func documentsEmbeddedOneByOneAndAllTogetherGiveTheSameChecksum() async throws {
             let suffix = UUID().uuidString.prefix(8).lowercased()
             let paragraph = "Toddlers copy what they see, so narrate the routine out loud: shoes on, coat zipped, bag on the hook. "
