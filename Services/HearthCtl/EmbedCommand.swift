@@ -59,7 +59,6 @@ struct EmbedCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        OpenBLASEnvironment.prepare()  // before OpenBLAS is opened (see its comment)
         let directory = try modelDirectory.map { URL(fileURLWithPath: $0) } ?? MiniLMEmbedder.locateModelDirectory()
         let embedder = try MiniLMEmbedder(modelDirectory: directory)
         if bench {

@@ -44,7 +44,6 @@ struct EvalCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            OpenBLASEnvironment.prepare()  // before OpenBLAS is opened (see its comment)
             let logger = CLILogging.logger()
             let queries = try JSONDecoder().decode([LabelledQuery].self, from: HearthContent.data(of: .searchQueries))
             let provider = try EmbeddingSettings.provider()

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HearthEmbeddings
 import HearthReadModels
 import HearthStore
 
@@ -29,9 +28,6 @@ struct ReplayCommand: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        // Before OpenBLAS is opened: a replay of the embedding tables must compute attention with
-        // the same OpenBLAS kernels as the embedding-worker, or its vectors (and checksum) differ.
-        OpenBLASEnvironment.prepare()
         let projections = ReadModelCatalogue.allProjections
         if list {
             for projection in projections {

@@ -63,29 +63,28 @@ enum Kernels {
     @inline(__always)
     static func linear(_ m: Int, a: UnsafeMutablePointer<Float>, lda: Int, weight: LinearWeight,
                        c: UnsafeMutablePointer<Float>, ldc: Int) {
-        if let packed = weight.packed, packedLinear(m, a: a, lda: lda, weight: weight, packed: packed, c: c, ldc: ldc) {
+        if let packed = weight.packed {
+            packedLinear(m, a: a, lda: lda, weight: weight, packed: packed, c: c, ldc: ldc)
             return
         }
         sgemm(m, weight.outputs, weight.inputs, a: a, lda: lda, b: weight.matrix, ldb: weight.inputs, transB: true, c: c, ldc: ldc, beta: 1)
     }
 
     /// The kernel over row slices of at most `rowsPerKernelCall`, on up to `productThreads`
-    /// threads; false if the kernel refuses the shape (then nothing was written).
+    /// threads. The weights were packed only if `hearth_linear_pack` took their shape on this
+    /// CPU, and the kernel takes exactly the shapes the packer takes.
     static func packedLinear(_ m: Int, a: UnsafeMutablePointer<Float>, lda: Int, weight: LinearWeight, packed: UnsafePointer<UInt16>,
-                             c: UnsafeMutablePointer<Float>, ldc: Int) -> Bool {
+                             c: UnsafeMutablePointer<Float>, ldc: Int) {
         let product = RowSlicedProduct(a: a, lda: lda, packed: packed, outputs: weight.outputs, inputs: weight.inputs, c: c, ldc: ldc)
-        // The kernel judges a shape by its columns alone: a call with no rows asks whether it takes it.
-        guard product.accumulate(rows: 0..<0) else { return false }
         let threads = min(productThreads.load(ordering: .relaxed), m / minimumRowsPerThread)
         let slices = max((m + rowsPerKernelCall - 1) / rowsPerKernelCall, threads, 1)
         let rowsPerSlice = (m + slices - 1) / slices
         @Sendable func slice(_ index: Int) -> Range<Int> { min(m, index * rowsPerSlice)..<min(m, (index + 1) * rowsPerSlice) }
         if threads > 1 {
-            DispatchQueue.concurrentPerform(iterations: slices) { _ = product.accumulate(rows: slice($0)) }
+            DispatchQueue.concurrentPerform(iterations: slices) { product.accumulate(rows: slice($0)) }
         } else {
-            for index in 0..<slices { _ = product.accumulate(rows: slice(index)) }
+            for index in 0..<slices { product.accumulate(rows: slice(index)) }
         }
-        return true
     }
 
     /// One `Kernels.packedLinear` product, handed to the threads that compute its row slices.
@@ -101,9 +100,10 @@ enum Kernels {
         let c: UnsafeMutablePointer<Float>
         let ldc: Int
 
-        func accumulate(rows range: Range<Int>) -> Bool {
-            hearth_linear_accumulate(Int32(range.count), Int32(outputs), Int32(inputs), a + range.lowerBound * lda, Int32(lda),
-                                     packed, c + range.lowerBound * ldc, Int32(ldc)) != 0
+        func accumulate(rows range: Range<Int>) {
+            let accepted = hearth_linear_accumulate(Int32(range.count), Int32(outputs), Int32(inputs), a + range.lowerBound * lda, Int32(lda),
+                                                    packed, c + range.lowerBound * ldc, Int32(ldc))
+            assert(accepted != 0, "the kernel refused a shape its packer took")
         }
     }
 

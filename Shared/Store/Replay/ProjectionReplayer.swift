@@ -295,12 +295,12 @@ public struct ProjectionReplayer: Sendable {
         // document's chunks referencing it) must hold in the rebuilt tables too; Postgres prints a
         // referenced table of `public` unqualified, so with only the shadow schema on the path
         // the definition names the shadow copy.
+        let liveTables = projection.tables.map { "public." + $0 }
         let rows = try await connection.query(
             """
-            SELECT (SELECT relname FROM pg_class WHERE oid = c.conrelid)::text, c.conname::text, pg_get_constraintdef(c.oid)
-            FROM pg_constraint c
-            WHERE c.contype = 'f' AND c.conrelid = ANY(\(projection.tables.map { "public." + $0 })::regclass[])
-              AND c.confrelid = ANY(\(projection.tables.map { "public." + $0 })::regclass[])
+            SELECT t.relname::text, c.conname::text, pg_get_constraintdef(c.oid)
+            FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
+            WHERE c.contype = 'f' AND c.conrelid = ANY(\(liveTables)::regclass[]) AND c.confrelid = ANY(\(liveTables)::regclass[])
             ORDER BY c.conname
             """, logger: logger)
         var foreignKeys: [(table: String, constraint: String, definition: String)] = []
