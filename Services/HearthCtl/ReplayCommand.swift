@@ -71,19 +71,13 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 }
 
-/// A one-line progress bar on stderr: events done / total, rate and time left.
+/// A one-line progress bar on stderr, redrawn in place (`ReplayProgress.line`).
 final class ProgressBar: Sendable {
     let label: String
     init(label: String) { self.label = label }
 
     func update(_ progress: ReplayProgress) {
-        let seconds = max(Double(progress.elapsed.components.seconds) + Double(progress.elapsed.components.attoseconds) / 1e18, 0.001)
-        let rate = Double(progress.applied) / seconds
-        let fraction = progress.total > 0 ? min(1, Double(progress.applied) / Double(progress.total)) : 1
-        let filled = Int(fraction * 30)
-        let left = rate > 0 ? Double(max(0, progress.total - progress.applied)) / rate : 0
-        let line = "\r\(label) [\(String(repeating: "#", count: filled))\(String(repeating: "-", count: 30 - filled))] \(progress.applied)/\(progress.total) events  \(Int(rate))/s  \(Int(left.rounded())) s left"
-        FileHandle.standardError.write(Data(line.utf8))
+        FileHandle.standardError.write(Data(("\r" + progress.line(label: label)).utf8))
     }
 
     func finish() {

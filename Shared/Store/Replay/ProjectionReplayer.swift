@@ -20,9 +20,32 @@ public enum ReplayError: Error, CustomStringConvertible {
 }
 
 public struct ReplayProgress: Sendable {
+    /// Positions of the projection's partitions read so far, events it passes over included: a
+    /// projection of one rare type of a busy topic reads every event to apply a few.
+    public var read: Int
+    /// Events applied to the shadow tables so far.
     public var applied: Int
+    /// Positions to read in all.
     public var total: Int
     public var elapsed: Duration
+
+    public init(read: Int, applied: Int, total: Int, elapsed: Duration) {
+        self.read = read
+        self.applied = applied
+        self.total = total
+        self.elapsed = elapsed
+    }
+
+    /// One line for a terminal: a bar of `width` cells, events read / total, rate, time left.
+    public func line(label: String, width: Int = 30) -> String {
+        let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 0.001)
+        let rate = Double(read) / seconds
+        let fraction = total > 0 ? min(1, Double(read) / Double(total)) : 1
+        let filled = Int(fraction * Double(width))
+        let left = rate > 0 ? Double(max(0, total - read)) / rate : 0
+        return "\(label) [\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] "
+            + "\(read)/\(total) events, \(applied) applied  \(Int(rate))/s  \(Int(left.rounded())) s left"
+    }
 }
 
 public struct ReplayReport: Sendable {
@@ -88,6 +111,7 @@ public struct ProjectionReplayer: Sendable {
             let skipped = SkipCounter(parked: try await parkedPositions(of: projection))
             var reached: [KafkaTopicPartition: Int64] = [:]
             let apply: ([ProjectedEvent]) async throws -> Void = { events in
+                guard !events.isEmpty else { return }
                 do {
                     try await connection.withTransaction(logger: logger) { transaction in
                         try await projection.apply(events, on: transaction, logger: logger)
@@ -118,14 +142,14 @@ public struct ProjectionReplayer: Sendable {
                         try await apply(events)
                         applied += events.count
                         reached[plan.partition] = lastOffset + 1
-                        progress(ReplayProgress(applied: applied, total: total, elapsed: ContinuousClock.now - started))
+                        progress(ReplayProgress(read: reached.values.reduce(0) { $0 + Int($1) }, applied: applied, total: total, elapsed: ContinuousClock.now - started))
                     }
                 }
                 try await readKafka(Dictionary(uniqueKeysWithValues: plans.map { ($0.partition, $0.kafka) }), decoder: decoder, skipped: skipped) { events, lastOffsets in
                     try await apply(events)
                     applied += events.count
                     reached.merge(lastOffsets.mapValues { $0 + 1 }) { max($0, $1) }
-                    progress(ReplayProgress(applied: applied, total: total, elapsed: ContinuousClock.now - started))
+                    progress(ReplayProgress(read: reached.values.reduce(0) { $0 + Int($1) }, applied: applied, total: total, elapsed: ContinuousClock.now - started))
                 }
                 for plan in plans where reached[plan.partition, default: 0] < plan.end { reached[plan.partition] = plan.end }
 
@@ -259,15 +283,20 @@ public struct ProjectionReplayer: Sendable {
         let reader = KafkaRangeReader(bootstrapServers: bootstrapServers, ranges: wanted, logger: logger)
         var events: [ProjectedEvent] = []
         var lastOffsets: [KafkaTopicPartition: Int64] = [:]
+        var readSinceHandled = 0
         for try await message in reader {
             lastOffsets[message.topicPartition] = message.offset
+            readSinceHandled += 1
             let position = EventPosition(topic: message.topic, partition: message.partition, offset: message.offset)
             if let event = skipped.decoding(position, { try decoder.decode(position: position, value: message.value, hint: EventHeaders.typeHint(of: message)) }) {
                 events.append(event)
             }
-            if events.count >= batchSize {
+            // Also after a batch's worth of messages passed over, so that progress moves while a
+            // projection skips most of a topic.
+            if events.count >= batchSize || readSinceHandled >= batchSize {
                 try await handle(events, lastOffsets)
                 events.removeAll(keepingCapacity: true)
+                readSinceHandled = 0
             }
         }
         if !events.isEmpty || !lastOffsets.isEmpty { try await handle(events, lastOffsets) }

@@ -32,6 +32,15 @@ extension BackboneSuite {
                     ).collect().first?.decode(String.self)
                     #expect(options == "fillfactor=70")
                 }
+                // household_members passes over every household.upserted: its progress still
+                // reaches the end of the topic, and its table is unchanged.
+                let members = try await CommandLineTool.run(["replay", "household_members"])
+                #expect(members.status == 0, "\(members.output)\n\(members.errors)")
+                #expect(members.output.contains("identical"), "\(members.output)")
+                let last = try #require(members.errors.split(separator: "\r").last { $0.contains(" events, ") }, "\(members.errors)")
+                let counts = try #require(last.firstMatch(of: /\] (\d+)\/(\d+) events/), "\(last)")
+                #expect(counts.1 == counts.2, "\(last)")
+                #expect((Int(counts.2) ?? 0) >= 300, "\(last)")
             }
         }
 
