@@ -1,9 +1,11 @@
 import Foundation
 import HearthEvents
+import HearthKafka
 import HearthKnowledge
 import HearthReadModels
 import HearthStore
 import PostgresNIO
+import Synchronization
 import Testing
 
 extension BackboneSuite {
@@ -11,22 +13,79 @@ extension BackboneSuite {
     /// to do with the ones the live embedding-worker saw. The rebuilt tables must still have the
     /// live tables' checksum, so every vector must come out bit for bit the same.
     @Suite struct EmbeddingReplay {
-        /// The whole command against the running stack: the worker embedded the library; the
-        /// replay embeds it again in hearthctl, rebuilds both tables (one references the other) and
-        /// swaps them in with the same checksum and the foreign key kept.
-        @Test func hearthctlReplayRebuildsTheEmbeddingTablesWithTheSameChecksum() async throws {
+        /// The whole command against what the suite has written so far: every service runs until
+        /// each projection has applied everything on its topics, then stops, so that nothing moves
+        /// while `replay --all` rebuilds every projection (the embedding tables, one referencing
+        /// the other, by embedding the library again in hearthctl) and swaps each in. Every
+        /// checksum must come out identical, and the foreign key must be kept.
+        @Test func hearthctlReplayAllRebuildsEveryProjectionWithTheSameChecksum() async throws {
             try await KnowledgeStack.with { _, _ in
-                let result = try await CommandLineTool.run(["replay", "document_chunks"])
-                #expect(result.status == 0, "\(result.output)\n\(result.errors)")
-                #expect(result.output.contains("identical"), "\(result.output)")
-                try await TestEnvironment.withPostgres { client in
-                    let keys = try await client.query(
-                        "SELECT confrelid::regclass::text FROM pg_constraint WHERE contype = 'f' AND conrelid = 'public.document_chunks'::regclass",
-                        logger: TestEnvironment.logger
-                    ).collect().map { try $0.decode(String.self) }
-                    #expect(keys == ["content_documents"])
+                try await ServiceProcess.with("assist-orchestrator") { _ in
+                    try await ServiceProcess.with("profile-extractor") { _ in
+                        try await ServiceProcess.with("notifier") { _ in
+                            try await TestEnvironment.withPostgres { client in
+                                let lastBehind = Mutex("")
+                                let settled = try await KafkaTestEnvironment.eventually(timeout: .seconds(180)) {
+                                    // Twice in a row, a second apart: a service reacting to an old
+                                    // event may still be writing new ones.
+                                    for attempt in 0..<2 {
+                                        if attempt > 0 { try await Task.sleep(for: .seconds(1)) }
+                                        let behind = try await Self.projectionsBehind(client: client)
+                                        lastBehind.withLock { $0 = behind }
+                                        guard behind.isEmpty else { return false }
+                                    }
+                                    return true
+                                }
+                                try #require(settled, "projections still behind: \(lastBehind.withLock { $0 })")
+                            }
+                        }
+                    }
                 }
             }
+            let result = try await CommandLineTool.run(["replay", "--all"])
+            #expect(result.status == 0, "\(result.output)\n\(result.errors)")
+            let lines = result.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            let rebuilt = lines.filter { $0.hasPrefix("projection: ") }.map { String($0.dropFirst("projection: ".count)) }
+            #expect(rebuilt == ReadModelCatalogue.allProjections.filter(\.decodesPayloads).map(\.name))
+            #expect(rebuilt.contains("document_chunks"))
+            let verdicts = lines.filter { $0 == "identical" || $0 == "DIFFERENT" }
+            #expect(verdicts.count == rebuilt.count && verdicts.allSatisfy { $0 == "identical" }, "\(result.output)")
+            try await TestEnvironment.withPostgres { client in
+                let keys = try await client.query(
+                    "SELECT confrelid::regclass::text FROM pg_constraint WHERE contype = 'f' AND conrelid = 'public.document_chunks'::regclass",
+                    logger: TestEnvironment.logger
+                ).collect().map { try $0.decode(String.self) }
+                #expect(keys == ["content_documents"])
+            }
+        }
+
+        /// "projection topic/partition next < end" for each partition a projection has not
+        /// finished; empty when every projection has applied all its topics hold.
+        static func projectionsBehind(client: PostgresClient) async throws -> String {
+            let admin = KafkaAdmin(bootstrapServers: try KafkaTestEnvironment.bootstrap(), logger: KafkaTestEnvironment.logger)
+            var ends: [KafkaTopicPartition: Int64] = [:]
+            for topic in Set(ReadModelCatalogue.allProjections.flatMap(\.topics)) {
+                for partition in 0..<Int32(topic.partitions) {
+                    let tp = KafkaTopicPartition(topic: topic.name, partition: partition)
+                    ends[tp] = try await admin.watermarks(tp).high
+                }
+            }
+            var applied: [String: Int64] = [:]
+            let rows = try await client.query("SELECT projection, topic, partition, next_offset FROM projection_offsets", logger: TestEnvironment.logger)
+            for try await (projection, topic, partition, next) in rows.decode((String, String, Int32, Int64).self) {
+                applied["\(projection) \(topic)/\(partition)"] = next
+            }
+            var behind: [String] = []
+            for projection in ReadModelCatalogue.allProjections {
+                for topic in projection.topics {
+                    for partition in 0..<Int32(topic.partitions) {
+                        let end = ends[KafkaTopicPartition(topic: topic.name, partition: partition)] ?? 0
+                        let key = "\(projection.name) \(topic.name)/\(partition)"
+                        if end > 0, applied[key] ?? 0 < end { behind.append("\(key) \(applied[key] ?? 0) < \(end)") }
+                    }
+                }
+            }
+            return behind.joined(separator: ", ")
         }
 
         @Test func documentsEmbeddedOneByOneAndAllTogetherGiveTheSameChecksum() async throws {
