@@ -78,7 +78,20 @@ public struct ProfileExtractionProjection: Projection {
         }
     }
 
+    /// Records the message as read and, the first time only (a retried send is a second event
+    /// with the same message id), reads it for facts and publishes them. Without an announcer (a
+    /// replay rebuilding the table) nothing is read: the table records only which messages were
+    /// read, so a rebuild reproduces it without asking the extractor, a model maybe, again.
     private func extract(_ message: ChatMessageSent, event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        let inserted = try await connection.query(
+            """
+            INSERT INTO profile_extracted_messages (message_id, household_id, chat_id, extracted_at)
+            VALUES (\(message.messageId), \(message.householdId), \(message.chatId), \(event.metadata.occurredAt))
+            ON CONFLICT (message_id) DO NOTHING RETURNING message_id
+            """, logger: logger)
+        var isNew = false
+        for try await _ in inserted { isNew = true }
+        guard isNew, let announcer else { return }
         let rows = try await connection.query(
             "SELECT member_id, name FROM profile_subjects WHERE household_id = \(message.householdId) ORDER BY name, member_id", logger: logger)
         var memberIds: [String: UUID] = [:]
@@ -90,18 +103,8 @@ public struct ProfileExtractionProjection: Projection {
                 messageId: message.messageId, chatId: message.chatId, householdId: message.householdId, text: message.text,
                 speaker: message.authorName, members: names))
         let published = Self.announcements(of: reading, from: message, memberIds: memberIds)
-        let inserted = try await connection.query(
-            """
-            INSERT INTO profile_extracted_messages (message_id, household_id, chat_id, fact_ids, extracted_at)
-            VALUES (\(message.messageId), \(message.householdId), \(message.chatId), \(published.map(\.factId)), \(event.metadata.occurredAt))
-            ON CONFLICT (message_id) DO NOTHING RETURNING message_id
-            """, logger: logger)
-        var isNew = false
-        for try await _ in inserted { isNew = true }
-        // A retried send is a second event with the same message id: read once.
-        guard isNew else { return }
         for fact in published {
-            try await announcer?.announce(fact, correlationId: event.metadata.correlationId, causationId: event.metadata.id.uuidString.lowercased())
+            try await announcer.announce(fact, correlationId: event.metadata.correlationId, causationId: event.metadata.id.uuidString.lowercased())
         }
         Counter(label: "hearth_profile_facts_extracted_total").increment(by: published.count)
         logger.debug("profile facts extracted", metadata: ["message_id": "\(message.messageId)", "facts": "\(published.count)"])
