@@ -136,21 +136,20 @@ public struct ProjectionReplayer: Sendable {
             // The shadow tables count for nothing until the swap, so their commits need not wait
             // for the WAL to reach disk; the swap itself commits durably (reset below).
             try await connection.query("SET synchronous_commit TO off", logger: logger)
+            /// Applies what one read handed over, whose last offsets per partition are `lastOffsets`.
+            func take(_ events: [ProjectedEvent], lastOffsets: [KafkaTopicPartition: Int64]) async throws {
+                try await apply(events)
+                applied += events.count
+                reached.merge(lastOffsets.mapValues { $0 + 1 }) { max($0, $1) }
+                progress(ReplayProgress(read: reached.values.reduce(0) { $0 + Int($1) }, applied: applied, total: total, elapsed: ContinuousClock.now - started))
+            }
             do {
                 for plan in plans {
                     try await readArchive(plan.partition, range: plan.archive, decoder: decoder, skipped: skipped) { events, lastOffset in
-                        try await apply(events)
-                        applied += events.count
-                        reached[plan.partition] = lastOffset + 1
-                        progress(ReplayProgress(read: reached.values.reduce(0) { $0 + Int($1) }, applied: applied, total: total, elapsed: ContinuousClock.now - started))
+                        try await take(events, lastOffsets: [plan.partition: lastOffset])
                     }
                 }
-                try await readKafka(Dictionary(uniqueKeysWithValues: plans.map { ($0.partition, $0.kafka) }), decoder: decoder, skipped: skipped) { events, lastOffsets in
-                    try await apply(events)
-                    applied += events.count
-                    reached.merge(lastOffsets.mapValues { $0 + 1 }) { max($0, $1) }
-                    progress(ReplayProgress(read: reached.values.reduce(0) { $0 + Int($1) }, applied: applied, total: total, elapsed: ContinuousClock.now - started))
-                }
+                try await readKafka(Dictionary(uniqueKeysWithValues: plans.map { ($0.partition, $0.kafka) }), decoder: decoder, skipped: skipped, handle: take)
                 for plan in plans where reached[plan.partition, default: 0] < plan.end { reached[plan.partition] = plan.end }
 
                 let after: TableChecksum
@@ -291,9 +290,9 @@ public struct ProjectionReplayer: Sendable {
             if let event = skipped.decoding(position, { try decoder.decode(position: position, value: message.value, hint: EventHeaders.typeHint(of: message)) }) {
                 events.append(event)
             }
-            // Also after a batch's worth of messages passed over, so that progress moves while a
-            // projection skips most of a topic.
-            if events.count >= batchSize || readSinceHandled >= batchSize {
+            // Counted in messages read, not events kept (never more), so that progress moves while
+            // a projection passes over most of a topic.
+            if readSinceHandled >= batchSize {
                 try await handle(events, lastOffsets)
                 events.removeAll(keepingCapacity: true)
                 readSinceHandled = 0

@@ -5,7 +5,6 @@ import HearthKnowledge
 import HearthReadModels
 import HearthStore
 import PostgresNIO
-import Synchronization
 import Testing
 
 extension BackboneSuite {
@@ -20,25 +19,17 @@ extension BackboneSuite {
         /// checksum must come out identical, and the foreign key must be kept.
         @Test func hearthctlReplayAllRebuildsEveryProjectionWithTheSameChecksum() async throws {
             try await KnowledgeStack.with { _, _ in
-                try await ServiceProcess.with("assist-orchestrator") { _ in
-                    try await ServiceProcess.with("profile-extractor") { _ in
-                        try await ServiceProcess.with("notifier") { _ in
-                            try await TestEnvironment.withPostgres { client in
-                                let lastBehind = Mutex("")
-                                let settled = try await KafkaTestEnvironment.eventually(timeout: .seconds(180)) {
-                                    // Twice in a row, a second apart: a service reacting to an old
-                                    // event may still be writing new ones.
-                                    for attempt in 0..<2 {
-                                        if attempt > 0 { try await Task.sleep(for: .seconds(1)) }
-                                        let behind = try await Self.projectionsBehind(client: client)
-                                        lastBehind.withLock { $0 = behind }
-                                        guard behind.isEmpty else { return false }
-                                    }
-                                    return true
-                                }
-                                try #require(settled, "projections still behind: \(lastBehind.withLock { $0 })")
-                            }
+                try await ServiceProcess.with(["assist-orchestrator", "profile-extractor", "notifier"]) {
+                    try await TestEnvironment.withPostgres { client in
+                        // Twice in a row, a second apart: a service reacting to an old event may
+                        // still be writing new ones.
+                        let settled = try await KafkaTestEnvironment.eventually(timeout: .seconds(180)) {
+                            guard try await Self.projectionsBehind(client: client).isEmpty else { return false }
+                            try await Task.sleep(for: .seconds(1))
+                            return try await Self.projectionsBehind(client: client).isEmpty
                         }
+                        let behind = settled ? "" : try await Self.projectionsBehind(client: client)
+                        try #require(settled, "projections still behind: \(behind)")
                     }
                 }
             }

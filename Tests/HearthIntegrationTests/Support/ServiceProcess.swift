@@ -114,4 +114,11 @@ extension ServiceProcess {
             throw error
         }
     }
+
+    /// Starts each of `executables` in turn (with default environments), runs `body` while all
+    /// run, and stops them in reverse order.
+    static func with<T>(_ executables: some Collection<String>, _ body: () async throws -> T) async throws -> T {
+        guard let first = executables.first else { return try await body() }
+        return try await with(first) { _ in try await with(executables.dropFirst(), body) }
+    }
 }
