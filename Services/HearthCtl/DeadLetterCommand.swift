@@ -52,15 +52,15 @@ struct DeadLetterCommand: AsyncParsableCommand {
         let logger = CLILogging.logger()
         let dlq = KafkaTopicPartition(topic: base.deadLetter.name, partition: 0)
         let admin = KafkaAdmin(bootstrapServers: bootstrap, logger: logger)
-        let (low, high): (Int64, Int64)
+        let held: KafkaWatermarks
         do {
-            (low, high) = try await admin.watermarks(dlq)
+            held = try await admin.watermarks(dlq)
         } catch {
             throw CLIFailure("cannot read \(dlq.topic) from Kafka at \(bootstrap): \(error)")
         }
-        guard high > low else { return [] }
+        guard held.high > held.low else { return [] }
         var messages: [KafkaMessage] = []
-        for try await message in KafkaRangeReader(bootstrapServers: bootstrap, ranges: [dlq: low..<high], logger: logger) {
+        for try await message in KafkaRangeReader(bootstrapServers: bootstrap, ranges: [dlq: held.low..<held.high], logger: logger) {
             messages.append(message)
         }
         return messages

@@ -43,11 +43,10 @@ struct TailCommand: AsyncParsableCommand {
         let admin = KafkaAdmin(bootstrapServers: connection.kafkaBootstrap, logger: logger)
         var ranges: [KafkaTopicPartition: Range<Int64>] = [:]
         do {
-            for number in 0..<topicInfo.partitions {
-                let partition = KafkaTopicPartition(topic: topic, partition: Int32(number))
-                let (low, high) = try await admin.watermarks(partition)
-                let start = startAtEnd ? high : low
-                ranges[partition] = start..<(follow ? Int64.max : max(start, high))
+            let partitions = (0..<topicInfo.partitions).map { KafkaTopicPartition(topic: topic, partition: Int32($0)) }
+            for (partition, held) in try await admin.watermarks(partitions) {
+                let start = startAtEnd ? held.high : held.low
+                ranges[partition] = start..<(follow ? Int64.max : max(start, held.high))
             }
         } catch {
             throw CLIFailure("cannot read \(topic) from Kafka at \(connection.kafkaBootstrap): \(error)")

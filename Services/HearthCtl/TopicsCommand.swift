@@ -44,13 +44,14 @@ struct TopicsCommand: AsyncParsableCommand {
         }
         var partitions: [PartitionState] = []
         var ends: [KafkaTopicPartition: Int64] = [:]
-        for topic in metadata.sorted(by: { $0.name < $1.name }) where !topic.name.hasPrefix("__") {
-            for number in topic.partitions.sorted() {
-                let partition = KafkaTopicPartition(topic: topic.name, partition: number)
-                let (low, high) = try await admin.watermarks(partition)
-                ends[partition] = high
-                partitions.append(PartitionState(topic: topic.name, partition: number, low: low, high: high))
-            }
+        let listed = metadata.filter { !$0.name.hasPrefix("__") }.flatMap { topic in
+            topic.partitions.map { KafkaTopicPartition(topic: topic.name, partition: $0) }
+        }.sorted()
+        let watermarks = try await admin.watermarks(listed)
+        for partition in listed {
+            guard let held = watermarks[partition] else { continue }
+            ends[partition] = held.high
+            partitions.append(PartitionState(topic: partition.topic, partition: partition.partition, low: held.low, high: held.high))
         }
         // The dev broker cannot list groups, so the projections' groups are taken from the code;
         // against real Kafka any other groups are listed too.

@@ -137,6 +137,10 @@ struct KafkaClientTests {
         #expect(watermarks.high == 7)
         let untouched = try await admin.watermarks(KafkaTopicPartition(topic: topic, partition: 2))
         #expect(untouched.high == 0)
+        let all = try await admin.watermarks((0..<3).map { KafkaTopicPartition(topic: topic, partition: $0) })
+        #expect(all.count == 3)
+        #expect(all[KafkaTopicPartition(topic: topic, partition: 1)] == KafkaWatermarks(low: 0, high: 7))
+        #expect(all[KafkaTopicPartition(topic: topic, partition: 0)]?.high == 0)
     }
 
     @Test("graceful shutdown of the producer service delivers everything already enqueued")
@@ -166,11 +170,8 @@ struct KafkaClientTests {
         }
 
         let admin = KafkaAdmin(bootstrapServers: try Env.bootstrap(), logger: Env.logger)
-        var total: Int64 = 0
-        for partition in Int32(0)..<3 {
-            total += try await admin.watermarks(KafkaTopicPartition(topic: topic, partition: partition)).high
-        }
-        #expect(total == Int64(count))
+        let ends = try await admin.watermarks((0..<3).map { KafkaTopicPartition(topic: topic, partition: $0) })
+        #expect(ends.values.reduce(0) { $0 + $1.high } == Int64(count))
     }
 
     @Test("onAssign offsets decide where a partition starts, before its first message")

@@ -55,9 +55,7 @@ struct LiveTopicFollower: Sendable {
         var backoff = Duration.milliseconds(100)
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
-                var offsets: [KafkaTopicPartition: Int64] = [:]
-                for partition in partitions { offsets[partition] = try await admin.watermarks(partition).high }
-                return offsets
+                return try await admin.watermarks(partitions).mapValues(\.high)
             } catch {
                 logger.warning("cannot read \(topic.name) watermarks yet, retrying", metadata: ["error": "\(error)"])
                 try? await Task.sleep(for: backoff)

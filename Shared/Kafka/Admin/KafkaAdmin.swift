@@ -22,16 +22,26 @@ public struct KafkaAdmin: Sendable {
         }
     }
 
-    public func watermarks(_ tp: KafkaTopicPartition) async throws -> (low: Int64, high: Int64) {
+    public func watermarks(_ tp: KafkaTopicPartition) async throws -> KafkaWatermarks {
+        try await watermarks([tp])[tp]!
+    }
+
+    /// The watermarks of many partitions through one client: asking with a client per partition
+    /// pays a connection and a metadata round trip for each, and a topic has several.
+    public func watermarks(_ partitions: [KafkaTopicPartition]) async throws -> [KafkaTopicPartition: KafkaWatermarks] {
+        guard !partitions.isEmpty else { return [:] }
         let timeoutMs = timeoutMs
-        let pair = try await withClient(name: "kafka-admin-watermarks") { rk throws(KafkaError) -> [Int64] in
-            var low: Int64 = -1
-            var high: Int64 = -1
-            let err = rd_kafka_query_watermark_offsets(rk, tp.topic, tp.partition, &low, &high, timeoutMs)
-            guard err == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(err, message: "\(tp): \(KafkaError(err).message)") }
-            return [low, high]
+        return try await withClient(name: "kafka-admin-watermarks") { rk throws(KafkaError) in
+            var result: [KafkaTopicPartition: KafkaWatermarks] = [:]
+            for tp in partitions where result[tp] == nil {
+                var low: Int64 = -1
+                var high: Int64 = -1
+                let err = rd_kafka_query_watermark_offsets(rk, tp.topic, tp.partition, &low, &high, timeoutMs)
+                guard err == RD_KAFKA_RESP_ERR_NO_ERROR else { throw KafkaError(err, message: "\(tp): \(KafkaError(err).message)") }
+                result[tp] = KafkaWatermarks(low: low, high: high)
+            }
+            return result
         }
-        return (pair[0], pair[1])
     }
 
     /// The group's committed next offsets; partitions without a commit are absent.

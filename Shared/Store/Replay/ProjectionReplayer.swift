@@ -185,9 +185,9 @@ public struct ProjectionReplayer: Sendable {
         var parked = Set<EventPosition>()
         for topic in projection.topics {
             let dlq = KafkaTopicPartition(topic: topic.deadLetter.name, partition: 0)
-            let (low, high) = try await admin.watermarks(dlq)
-            guard high > low else { continue }
-            for try await message in KafkaRangeReader(bootstrapServers: bootstrapServers, ranges: [dlq: low..<high], logger: logger) {
+            let held = try await admin.watermarks(dlq)
+            guard held.high > held.low else { continue }
+            for try await message in KafkaRangeReader(bootstrapServers: bootstrapServers, ranges: [dlq: held.low..<held.high], logger: logger) {
                 func header(_ key: String) -> String? { message.header(key).map { String(decoding: $0, as: UTF8.self) } }
                 guard header("failed_projection") == projection.name, let originalTopic = header("original_topic"),
                       let partition = header("original_partition").flatMap(Int32.init), let offset = header("original_offset").flatMap(Int64.init)
@@ -199,20 +199,21 @@ public struct ProjectionReplayer: Sendable {
     }
 
     private func plan(_ projection: any Projection) async throws -> [PartitionPlan] {
+        let partitions = projection.topics.flatMap { topic in
+            (0..<topic.partitions).map { KafkaTopicPartition(topic: topic.name, partition: Int32($0)) }
+        }
+        let watermarks = try await admin.watermarks(partitions)
         var plans: [PartitionPlan] = []
-        for topic in projection.topics {
-            for number in 0..<topic.partitions {
-                let partition = KafkaTopicPartition(topic: topic.name, partition: Int32(number))
-                let (low, high) = try await admin.watermarks(partition)
-                if low == 0 {
-                    plans.append(PartitionPlan(partition: partition, end: high, archive: 0..<0, kafka: 0..<high))
-                    continue
-                }
-                let archiveEnd = try await archiveEnd(of: partition)
-                guard archiveEnd >= low else { throw ReplayError.historyLost(partition: partition, kafkaStartsAt: low, archiveEndsAt: archiveEnd) }
-                let end = max(high, archiveEnd)
-                plans.append(PartitionPlan(partition: partition, end: end, archive: 0..<archiveEnd, kafka: archiveEnd..<max(archiveEnd, high)))
+        for partition in partitions {
+            guard let held = watermarks[partition] else { continue }
+            if held.low == 0 {
+                plans.append(PartitionPlan(partition: partition, end: held.high, archive: 0..<0, kafka: 0..<held.high))
+                continue
             }
+            let archiveEnd = try await archiveEnd(of: partition)
+            guard archiveEnd >= held.low else { throw ReplayError.historyLost(partition: partition, kafkaStartsAt: held.low, archiveEndsAt: archiveEnd) }
+            let end = max(held.high, archiveEnd)
+            plans.append(PartitionPlan(partition: partition, end: end, archive: 0..<archiveEnd, kafka: archiveEnd..<max(archiveEnd, held.high)))
         }
         return plans
     }

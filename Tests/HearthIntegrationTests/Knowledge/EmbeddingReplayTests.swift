@@ -20,17 +20,7 @@ extension BackboneSuite {
         @Test func hearthctlReplayAllRebuildsEveryProjectionWithTheSameChecksum() async throws {
             try await KnowledgeStack.with { _, _ in
                 try await ServiceProcess.with(["assist-orchestrator", "profile-extractor", "notifier"]) {
-                    try await TestEnvironment.withPostgres { client in
-                        // Twice in a row, a second apart: a service reacting to an old event may
-                        // still be writing new ones.
-                        let settled = try await KafkaTestEnvironment.eventually(timeout: .seconds(180)) {
-                            guard try await Self.projectionsBehind(client: client).isEmpty else { return false }
-                            try await Task.sleep(for: .seconds(1))
-                            return try await Self.projectionsBehind(client: client).isEmpty
-                        }
-                        let behind = settled ? "" : try await Self.projectionsBehind(client: client)
-                        try #require(settled, "projections still behind: \(behind)")
-                    }
+                    try await ProjectionCatchUp.require(timeout: .seconds(180))
                 }
             }
             let result = try await CommandLineTool.run(["replay", "--all"])
@@ -48,35 +38,6 @@ extension BackboneSuite {
                 ).collect().map { try $0.decode(String.self) }
                 #expect(keys == ["content_documents"])
             }
-        }
-
-        /// "projection topic/partition next < end" for each partition a projection has not
-        /// finished; empty when every projection has applied all its topics hold.
-        static func projectionsBehind(client: PostgresClient) async throws -> String {
-            let admin = KafkaAdmin(bootstrapServers: try KafkaTestEnvironment.bootstrap(), logger: KafkaTestEnvironment.logger)
-            var ends: [KafkaTopicPartition: Int64] = [:]
-            for topic in Set(ReadModelCatalogue.allProjections.flatMap(\.topics)) {
-                for partition in 0..<Int32(topic.partitions) {
-                    let tp = KafkaTopicPartition(topic: topic.name, partition: partition)
-                    ends[tp] = try await admin.watermarks(tp).high
-                }
-            }
-            var applied: [String: Int64] = [:]
-            let rows = try await client.query("SELECT projection, topic, partition, next_offset FROM projection_offsets", logger: TestEnvironment.logger)
-            for try await (projection, topic, partition, next) in rows.decode((String, String, Int32, Int64).self) {
-                applied["\(projection) \(topic)/\(partition)"] = next
-            }
-            var behind: [String] = []
-            for projection in ReadModelCatalogue.allProjections {
-                for topic in projection.topics {
-                    for partition in 0..<Int32(topic.partitions) {
-                        let end = ends[KafkaTopicPartition(topic: topic.name, partition: partition)] ?? 0
-                        let key = "\(projection.name) \(topic.name)/\(partition)"
-                        if end > 0, applied[key] ?? 0 < end { behind.append("\(key) \(applied[key] ?? 0) < \(end)") }
-                    }
-                }
-            }
-            return behind.joined(separator: ", ")
         }
 
         @Test func documentsEmbeddedOneByOneAndAllTogetherGiveTheSameChecksum() async throws {
