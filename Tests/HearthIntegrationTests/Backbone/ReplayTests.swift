@@ -44,6 +44,61 @@ extension BackboneSuite {
             }
         }
 
+        /// `--dry-run` builds the shadow tables and compares, and leaves the live tables alone: a
+        /// row spoiled by hand shows as DIFFERENT (exit 3) and stays spoiled. The real replay then
+        /// mends it, and the one after that finds nothing to mend.
+        @Test func dryRunComparesWithoutSwappingAndTheRealReplayMends() async throws {
+            let envelopes = (0..<5).map { _ in HouseholdFixtures.event(name: "The Dry Runners") }
+            let spoiled = envelopes[0].data.householdId
+            try await ServiceProcess.with("gateway") { _ in
+                _ = try await HouseholdFixtures.publish(envelopes)
+                try await TestEnvironment.withPostgres { client in
+                    let done = try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
+                        try await HouseholdFixtures.projected(envelopes.map(\.data.householdId), client: client).rows == envelopes.count
+                    }
+                    try #require(done)
+                }
+            }
+            /// The live table's oid (a swap replaces the table) and the spoiled row's name.
+            func live() async throws -> (table: Int64, name: String?) {
+                try await TestEnvironment.withPostgres { client in
+                    let rows = try await client.query(
+                        "SELECT 'public.households'::regclass::oid::bigint, (SELECT name FROM households WHERE household_id = \(spoiled))",
+                        logger: TestEnvironment.logger)
+                    for try await (oid, name) in rows.decode((Int64, String?).self) { return (oid, name) }
+                    return (0, nil)
+                }
+            }
+            try await TestEnvironment.withPostgres { client in
+                _ = try await client.query("UPDATE households SET name = 'spoiled by hand' WHERE household_id = \(spoiled)", logger: TestEnvironment.logger)
+            }
+            let before = try await live()
+            #expect(before.name == "spoiled by hand")
+
+            let dry = try await CommandLineTool.run(["replay", "households", "--dry-run"])
+            #expect(dry.status == 3, "\(dry.output)\n\(dry.errors)")
+            #expect(dry.output.contains("projection: households (dry run)"), "\(dry.output)")
+            #expect(dry.output.contains("DIFFERENT"), "\(dry.output)")
+            let afterDry = try await live()
+            #expect(afterDry.table == before.table, "a dry run swapped the table")
+            #expect(afterDry.name == "spoiled by hand")
+            let shadows = try await TestEnvironment.withPostgres { client in
+                try await client.query("SELECT count(*)::bigint FROM pg_namespace WHERE nspname LIKE 'replay\\_%'", logger: TestEnvironment.logger)
+                    .collect().first?.decode(Int64.self)
+            }
+            #expect(shadows == 0, "a shadow schema was left behind")
+
+            let mend = try await CommandLineTool.run(["replay", "households"])
+            #expect(mend.status == 3, "the live table differed from its events: \(mend.output)\n\(mend.errors)")
+            let mended = try await live()
+            #expect(mended.table != before.table)
+            #expect(mended.name == "The Dry Runners")
+
+            let again = try await CommandLineTool.run(["replay", "households", "--dry-run"])
+            #expect(again.status == 0, "\(again.output)\n\(again.errors)")
+            #expect(again.output.contains("identical"), "\(again.output)")
+        }
+
         @Test func rebuildFromTheArchiveOnceKafkaDroppedTheStart() async throws {
             // One household key, so every event lands on one partition; ~5 KB each, so 1,600 of
             // them pass the dev broker's 5 MiB per-partition limit and the oldest are deleted.
