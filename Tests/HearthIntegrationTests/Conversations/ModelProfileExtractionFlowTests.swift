@@ -1,4 +1,6 @@
 import Foundation
+import HearthReadModels
+import HearthStore
 import PostgresNIO
 import Testing
 
@@ -21,13 +23,25 @@ extension BackboneSuite {
                 try await ServiceProcess.with("profile-extractor", environment: environment) { _ in
                     try await ServiceProcess.with("gateway") { gateway in
                         try await Self.flow(gateway)
+                        try await ProjectionCatchUp.require(Self.profileProjections, timeout: .seconds(120))
                     }
                 }
             }
             let requests = await server.requests(to: "/v1/chat/completions")
             #expect(requests.contains { ($0.body["response_format"] as? String)?.contains("profile_facts") == true })
             #expect(requests.allSatisfy { $0.headers["authorization"] == "Bearer sk-test-flow" })
+
+            // The model's facts came from a reading no rebuild repeats: the tables of both ends
+            // must still rebuild to the same checksum from the events alone (hearthctl reads with
+            // the rules and has no model configured).
+            for projection in Self.profileProjections {
+                let replay = try await CommandLineTool.run(["replay", projection.name])
+                #expect(replay.status == 0, "\(replay.output)\n\(replay.errors)")
+                #expect(replay.output.contains("identical"), "\(replay.output)")
+            }
         }
+
+        static let profileProjections: [any Projection] = ["profile_extraction", "profile_facts"].compactMap(ReadModelCatalogue.projection(named:))
 
         static func flow(_ gateway: ServiceProcess) async throws {
             let (user, household) = try await GatewayUser.withHousehold(gateway, name: "The Modellers")
