@@ -20,16 +20,41 @@ struct ConnectionOptions: ParsableArguments {
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
+            try await Self.reach(configuration, logger: logger)
             return try await body(client)
         }
+    }
+
+    /// The client waits for Postgres as long as it takes, which suits a service riding out a
+    /// restart; a command run by hand should say at once that it cannot reach it, and why.
+    private static func reach(_ configuration: DatabaseConfiguration, logger: Logger) async throws {
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration.connection, id: 0, logger: logger)
+            try await connection.close()
+        } catch {
+            throw CLIFailure("cannot reach Postgres at \(configuration.redacted): \(Self.reason(error))")
+        }
+    }
+
+    /// The server's own message where there is one (`String(describing:)` of a `PSQLError`
+    /// hides it so that no query text reaches a log).
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            if let underlying = error.underlying { return "\(underlying)" }
+            return "\(error.code)"
+        }
+        return "\(error)"
     }
 }
 
 enum CLILogging {
-    /// Quiet by default: the CLI's own output is its result; `HEARTH_LOG_LEVEL` turns on more.
+    /// Quiet by default: the CLI's own output is its result, and an error that stops a command
+    /// is its one last line. The clients' own complaints on the way there (librdkafka's
+    /// connection failures, say) come out with `HEARTH_LOG_LEVEL=error` or lower.
     static func logger() -> Logger {
         var logger = Logger(label: "hearthctl")
-        logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["HEARTH_LOG_LEVEL"] ?? "error") ?? .error
+        logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["HEARTH_LOG_LEVEL"] ?? "critical") ?? .critical
         return logger
     }
 }

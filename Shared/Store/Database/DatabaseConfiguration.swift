@@ -1,4 +1,5 @@
 import Foundation
+import NIOSSL
 import PostgresNIO
 
 public enum DatabaseConfigurationError: Error, CustomStringConvertible {
@@ -15,6 +16,9 @@ public enum DatabaseConfigurationError: Error, CustomStringConvertible {
 /// configuration. The password never reaches a log line: `redacted` is what gets printed.
 public struct DatabaseConfiguration: Sendable {
     public var client: PostgresClient.Configuration
+    /// The same server for one connection of one's own: a pool retries a failing connect for as
+    /// long as it runs, while a single connect throws the server's reason.
+    public var connection: PostgresConnection.Configuration
     public var redacted: String
 
     /// The HNSW search list size every Hearth connection starts with; a search that needs a longer
@@ -39,19 +43,20 @@ public struct DatabaseConfiguration: Sendable {
         let database = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let sslMode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "disable"
         let tls: PostgresClient.Configuration.TLS
+        let connectionTLS: PostgresConnection.Configuration.TLS
         switch sslMode {
-        case "disable": tls = .disable
-        case "prefer", "allow": tls = .prefer(.makeClientConfiguration())
-        case "require", "verify-ca", "verify-full": tls = .require(.makeClientConfiguration())
+        case "disable": (tls, connectionTLS) = (.disable, .disable)
+        case "prefer", "allow": (tls, connectionTLS) = (.prefer(.makeClientConfiguration()), .prefer(try NIOSSLContext(configuration: .makeClientConfiguration())))
+        case "require", "verify-ca", "verify-full": (tls, connectionTLS) = (.require(.makeClientConfiguration()), .require(try NIOSSLContext(configuration: .makeClientConfiguration())))
         default: throw DatabaseConfigurationError.invalidURL("unknown sslmode \(sslMode)")
         }
-        var configuration = PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: user,
-            password: components.password?.removingPercentEncoding, database: database.isEmpty ? nil : database, tls: tls)
+        let (port, password, named) = (components.port ?? 5432, components.password?.removingPercentEncoding, database.isEmpty ? nil : database)
+        var configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: named, tls: tls)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.minimumConnections = 0
         configuration.options.additionalStartupParameters = Self.sessionSettings
         self.client = configuration
-        self.redacted = "\(scheme)://\(user)@\(host):\(components.port ?? 5432)/\(database)"
+        self.connection = PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: named, tls: connectionTLS)
+        self.redacted = "\(scheme)://\(user)@\(host):\(port)/\(database)"
     }
 }

@@ -102,6 +102,36 @@ extension BackboneSuite {
             }
         }
 
+        /// What an operator gets wrong or finds down (an unknown topic is in the test above): one line on stderr naming it, a non-zero
+        /// exit, no password, and no wait on a server that refuses the connection.
+        @Test func errorsAreOneLineAndANonZeroExit() async throws {
+            // Bound but not listening: a connection to it is refused, and nothing else takes the port.
+            let closed = try LoopbackSocket(listening: false)
+            defer { closed.close() }
+            let database = "postgres://hearth:not-this-secret@127.0.0.1:\(closed.port)/hearth"
+            let (user, password) = try #require(URLComponents(string: try TestEnvironment.databaseURL()).map { ($0.user, $0.password) })
+            let wrongPassword = try TestEnvironment.databaseURL().replacingOccurrences(of: ":\(password ?? "")@", with: ":not-this-secret@")
+            let cases: [(arguments: [String], says: String)] = [
+                (["tail", "households", "--from", "yesterday"], "--from must be beginning, end or an RFC 3339 time"),
+                (["replay", "no_such_projection"], "unknown projection no_such_projection"),
+                (["trace", "anything", "--database-url", database], "cannot reach Postgres at postgres://hearth@127.0.0.1:\(closed.port)/hearth"),
+                (["replay", "households", "--database-url", database], "cannot reach Postgres"),
+                (["topics", "--kafka", "127.0.0.1:\(closed.port)"], "cannot reach Kafka at 127.0.0.1:\(closed.port)"),
+                (["dlq", "list", "households", "--kafka", "127.0.0.1:\(closed.port)"], "cannot read households.dlq from Kafka"),
+            ] + (password == nil ? [] : [
+                (["trace", "anything", "--database-url", wrongPassword], "password authentication failed for user \"\(user ?? "")\""),
+            ])
+            for (arguments, says) in cases {
+                let started = ContinuousClock.now
+                let result = try await CommandLineTool.run(arguments)
+                let lines = result.errors.split(separator: "\n")
+                #expect(result.status != 0, "\(arguments)")
+                #expect(lines.count == 1 && lines[0].contains(says), "\(arguments): \(result.errors)")
+                #expect(!(result.output + result.errors).contains("not-this-secret"), "\(arguments)")
+                if arguments.contains("--database-url") { #expect(ContinuousClock.now - started < .seconds(5), "\(arguments)") }
+            }
+        }
+
         /// A read model constraint stands in for a bug: the event is parked; once the "fix" is in
         /// (the constraint dropped), `dlq redrive` sends it back and it is projected.
         @Test func redriveReprojectsAParkedEventOnceItCanBeApplied() async throws {
