@@ -3,7 +3,8 @@
 #   1. `docker-compose -f compose.yaml config -q` (syntax and interpolation; needs no engine);
 #   2. deploy/check_compose.py: the set of services, the Hearth services' wiring, and that the
 #      topics the kafka-init job creates (name, partitions, each .dlq with 1 partition,
-#      retention.ms=-1) equal the catalogue printed by `hearthctl catalogue --json`.
+#      retention.ms=-1) equal the catalogue printed by `hearthctl catalogue --json`, and that
+#      deploy/prometheus/prometheus.yml scrapes each Hearth service where it listens.
 # Environment: HEARTH_BIN_PATH (folder with hearthctl; default: swift build --show-bin-path,
 # building hearthctl when it is missing).
 set -euo pipefail
@@ -43,4 +44,5 @@ if ! "$BIN/hearthctl" catalogue --json >"$catalogue" 2>"$RUN_DIR/catalogue.err";
   die "'hearthctl catalogue --json' failed"
 fi
 
-"$VENV/bin/python" "$HEARTH_ROOT/deploy/check_compose.py" --compose "$COMPOSE_FILE" --catalogue "$catalogue"
+"$VENV/bin/python" "$HEARTH_ROOT/deploy/check_compose.py" --compose "$COMPOSE_FILE" --catalogue "$catalogue" \
+  --prometheus "$HEARTH_ROOT/deploy/prometheus/prometheus.yml"

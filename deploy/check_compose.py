@@ -7,7 +7,9 @@
   /readyz healthcheck, depends_on postgres/kafka healthy and kafka-init completed;
 - kafka-init: the topics it creates (lines `create NAME PARTITIONS` of its script) are exactly
   the catalogue's topics with their partition counts plus `<name>.dlq` with 1 partition each,
-  created with --if-not-exists and retention.ms=-1.
+  created with --if-not-exists and retention.ms=-1;
+- with --prometheus: the scrape config's `hearth` job has one target per Hearth service, at the
+  service's name and HEARTH_HTTP_PORT, labelled `service: <name>` (the dashboard filters on it).
 
 Exit status 0 when all holds, 1 with one line per problem otherwise.
 """
@@ -132,10 +134,43 @@ def check(compose, catalogue):
     return problems, expected
 
 
+def check_prometheus(compose, config):
+    """Problems of the scrape config's `hearth` job against the compose services' ports."""
+    problems = []
+    jobs = [job for job in (config or {}).get("scrape_configs") or [] if job.get("job_name") == "hearth"]
+    if len(jobs) != 1:
+        return ["prometheus: exactly one scrape job must be named hearth"]
+    job = jobs[0]
+    if job.get("metrics_path", "/metrics") != "/metrics":
+        problems.append("prometheus: the hearth job must scrape /metrics")
+    scraped = {}
+    for group in job.get("static_configs") or []:
+        service = (group.get("labels") or {}).get("service")
+        for target in group.get("targets") or []:
+            if service is None:
+                problems.append(f"prometheus: target {target} has no service label")
+            elif service in scraped:
+                problems.append(f"prometheus: service {service} is scraped twice")
+            else:
+                scraped[service] = str(target)
+    services = compose.get("services") or {}
+    for name in HEARTH_SERVICES:
+        port = as_dict((services.get(name) or {}).get("environment")).get("HEARTH_HTTP_PORT")
+        expected = f"{name}:{port}"
+        if name not in scraped:
+            problems.append(f"prometheus: {name} is not scraped (expected target {expected})")
+        elif scraped[name] != expected:
+            problems.append(f"prometheus: {name} is scraped at {scraped[name]}, but it listens at {expected}")
+    for name in sorted(set(scraped) - set(HEARTH_SERVICES)):
+        problems.append(f"prometheus: the hearth job scrapes {name}, which is not a Hearth service")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--compose", required=True)
     parser.add_argument("--catalogue", required=True, help="output of `hearthctl catalogue --json`")
+    parser.add_argument("--prometheus", help="the Prometheus scrape config to check against the services")
     args = parser.parse_args()
 
     with open(args.compose, encoding="utf-8") as f:
@@ -155,16 +190,22 @@ def main():
         print(f"[check-compose] error: malformed catalogue: {err}", file=sys.stderr)
         return 1
 
+    if args.prometheus:
+        with open(args.prometheus, encoding="utf-8") as f:
+            problems += check_prometheus(compose, yaml.safe_load(f))
+
     if problems:
         for problem in problems:
             print(f"[check-compose] error: {problem}", file=sys.stderr)
-        print("[check-compose] the kafka-init lines the catalogue asks for:", file=sys.stderr)
-        for topic, partitions in expected.items():
-            print(f"        create {topic} {partitions}", file=sys.stderr)
+        if any(problem.startswith("kafka-init") for problem in problems):
+            print("[check-compose] the kafka-init lines the catalogue asks for:", file=sys.stderr)
+            for topic, partitions in expected.items():
+                print(f"        create {topic} {partitions}", file=sys.stderr)
         print(f"[check-compose] FAILED: {len(problems)} problem(s) in compose.yaml", file=sys.stderr)
         return 1
     print(f"[check-compose] ok: {len(compose['services'])} services; kafka-init creates all "
-          f"{len(expected)} topics of the catalogue ({len(expected) // 2} topics + their dead-letter topics)")
+          f"{len(expected)} topics of the catalogue ({len(expected) // 2} topics + their dead-letter topics)"
+          + ("; Prometheus scrapes all six services" if args.prometheus else ""))
     return 0
 
 

@@ -50,16 +50,28 @@ struct ProjectedEventDecoder: Sendable {
         return try projected(catalogue.decode(data, hint: hint, decoder: decoder), position: position, value: value)
     }
 
+    /// Why a projection passes over an event it cannot read: the `reason` of
+    /// `hearth_events_skipped_total`.
+    enum SkipReason: String, CaseIterable {
+        case unknownType = "unknown_type"
+        case newerVersion = "newer_version"
+    }
+
+    /// `by: 0` registers the series, so that a dashboard shows zero before the first skip.
+    static func countSkip(_ reason: SkipReason, projection: String, by count: Int = 1) {
+        Counter(label: "hearth_events_skipped_total", dimensions: [("projection", projection), ("reason", reason.rawValue)]).increment(by: count)
+    }
+
     private func projected(_ outcome: DecodeOutcome, position: EventPosition, value: [UInt8]) -> ProjectedEvent? {
         switch outcome {
         case .event(let event):
             return ProjectedEvent(position: position, metadata: event.metadata, payload: event.payload, value: value)
         case .unknownType(let metadata):
-            Counter(label: "hearth_events_skipped_total", dimensions: [("projection", projection), ("reason", "unknown_type")]).increment()
+            Self.countSkip(.unknownType, projection: projection)
             logger.debug("skipping an event of unknown type", metadata: ["type": "\(metadata.type)", "correlation_id": "\(metadata.correlationId)"])
             return nil
         case .newerVersion(let metadata, let known):
-            Counter(label: "hearth_events_skipped_total", dimensions: [("projection", projection), ("reason", "newer_version")]).increment()
+            Self.countSkip(.newerVersion, projection: projection)
             logger.warning("skipping an event newer than this build understands", metadata: [
                 "type": "\(metadata.type)", "version": "\(metadata.version)", "known_version": "\(known)",
                 "correlation_id": "\(metadata.correlationId)",

@@ -51,10 +51,11 @@ public final class ProjectionRunner: Service, Sendable {
     public var appliedOffsets: [KafkaTopicPartition: Int64] { state.withLock { $0.nextOffsets } }
 
     public func run() async throws {
-        // Dead letters are rare: register their series at zero so dashboards and alerts see them.
+        // Dead letters and skips are rare: register their series at zero so dashboards and alerts see them.
         for topic in projection.topics {
             Counter(label: "hearth_dlq_events_total", dimensions: [("projection", projection.name), ("topic", topic.name)]).increment(by: 0)
         }
+        for reason in ProjectedEventDecoder.SkipReason.allCases { ProjectedEventDecoder.countSkip(reason, projection: projection.name, by: 0) }
         let consumer = try KafkaConsumer(
             configuration: KafkaConsumerConfiguration(
                 bootstrapServers: bootstrapServers, groupId: projection.consumerGroup,

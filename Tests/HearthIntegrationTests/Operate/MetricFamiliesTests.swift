@@ -37,4 +37,71 @@ extension BackboneSuite {
             }
         }
     }
+
+    /// `deploy/grafana/hearth-dashboard.json` is built from the families above: every query names
+    /// a family some executable exposes, and filters or groups only by labels that family carries
+    /// (`service` is the scrape config's target label, `le` a histogram's bucket bound).
+    @Suite struct DashboardQueries {
+        static var dashboard: URL {
+            URL(fileURLWithPath: #filePath)
+                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("deploy/grafana/hearth-dashboard.json")
+        }
+
+        /// Every `expr` of the dashboard's panels.
+        static func queries() throws -> [String] {
+            func walk(_ node: Any) -> [String] {
+                if let object = node as? [String: Any] {
+                    return object.flatMap { key, value in key == "expr" ? [value as? String].compactMap { $0 } : walk(value) }
+                }
+                return (node as? [Any])?.flatMap(walk) ?? []
+            }
+            return walk(try JSONSerialization.jsonObject(with: Data(contentsOf: dashboard)))
+        }
+
+        @Test func everyQueryNamesAnExposedFamilyAndOnlyItsLabels() async throws {
+            let exposed = try await AssistStack.with { gateway, orchestrator in
+                try await ServiceProcess.with("notifier") { notifier in
+                    // One upsert and one run: events produced and consumed, model calls counted.
+                    let user = try await AssistFlow.family(gateway)
+                    _ = try await AssistStack.run(gateway, user: user, ["goal": "Quick dinners", "mode": "meals", "days": 1])
+                    try await Task.sleep(for: .seconds(3))
+                    var labels: [String: Set<String>] = [:]
+                    for service in [gateway, orchestrator, notifier] {
+                        let (status, body) = try await HTTPTestClient.get(service.baseURL.appendingPathComponent("metrics"))
+                        #expect(status == 200)
+                        labels.merge(PrometheusText.labelNames(String(decoding: body, as: UTF8.self))) { $0.union($1) }
+                    }
+                    return labels
+                }
+            }
+            let queries = try Self.queries()
+            #expect(queries.count >= 20, "\(queries)")
+            var families = Set<String>()
+            for query in queries {
+                let named = Set(query.matches(of: /hearth_[a-z0-9_]+/).map { match in
+                    let name = String(match.output)
+                    return name.hasSuffix("_bucket") ? String(name.dropLast("_bucket".count)) : name
+                })
+                let matched = query.matches(of: /([a-z_]+)\s*(?:=~|!~|!=|=)\s*"/).map { String($0.output.1) }
+                let grouped = query.matches(of: /by\s*\(([^)]*)\)/).flatMap { $0.output.1.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+                let used = Set(matched + grouped).subtracting(["service", "le"])
+                for family in named {
+                    families.insert(family)
+                    let carried = exposed[family]
+                    #expect(carried != nil, "no executable exposes \(family): \(query)")
+                    #expect(used.isSubset(of: carried ?? []), "\(family) carries \(carried ?? []), the query uses \(used): \(query)")
+                }
+            }
+            // The families the issue names each have a panel.
+            for family in [
+                "hearth_http_requests_total", "hearth_http_request_duration_seconds", "hearth_events_produced_total", "hearth_events_consumed_total",
+                "hearth_projection_lag", "hearth_projection_apply_duration_seconds", "hearth_dlq_events_total", "hearth_model_calls_total",
+                "hearth_model_tokens_total", "hearth_model_cost_cents_total", "hearth_reminders_due", "hearth_reminders_sent_total",
+                "hearth_reminders_failed_total",
+            ] {
+                #expect(families.contains(family), "no panel shows \(family)")
+            }
+        }
+    }
 }
