@@ -72,6 +72,71 @@ extension BackboneSuite {
             #expect(badTopic.errors.split(separator: "\n").count == 1)
         }
 
+        /// `tail`'s filters and starting points over two batches of one correlation, the second
+        /// published after a whole-second boundary; then `--follow` printing an event published
+        /// while it waits.
+        @Test func tailFiltersByKeyTypeAndTimeAndFollows() async throws {
+            let correlation = "tail-\(UUID().uuidString.prefix(8))"
+            func batch(_ count: Int) -> [Envelope<HouseholdUpserted>] {
+                (0..<count).map { _ in
+                    var envelope = HouseholdFixtures.event(name: "tail test")
+                    envelope.metadata.correlationId = correlation
+                    return envelope
+                }
+            }
+            func ids(_ envelopes: [Envelope<HouseholdUpserted>]) -> Set<String> { Set(envelopes.map { $0.metadata.id.uuidString.lowercased() }) }
+            func ids(ofLines output: String) -> [String] {
+                output.split(separator: "\n").compactMap { line in
+                    (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+                }
+            }
+            func tail(_ arguments: [String]) async throws -> [String] {
+                let result = try await CommandLineTool.run(["tail", "households", "--correlation", correlation, "--json"] + arguments)
+                #expect(result.status == 0, "\(arguments): \(result.errors)")
+                return ids(ofLines: result.output)
+            }
+
+            let first = batch(3)
+            _ = try await HouseholdFixtures.publish(first)
+            let boundary = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 1).rounded(.up))
+            while Date() <= boundary { try await Task.sleep(for: .milliseconds(50)) }
+            let second = batch(2)
+            _ = try await HouseholdFixtures.publish(second)
+
+            let everything = ids(first).union(ids(second))
+            #expect(Set(try await tail([])) == everything)
+            #expect(Set(try await tail(["--from", Timestamp.format(boundary)])) == ids(second))
+            #expect(try await tail(["--from", "end"]).isEmpty)
+            #expect(try await tail(["--key", first[1].metadata.key]) == [first[1].metadata.id.uuidString.lowercased()])
+            #expect(Set(try await tail(["--type", HouseholdUpserted.eventType])) == everything)
+            #expect(try await tail(["--type", "household.no_such_type"]).isEmpty)
+
+            // --raw prints each envelope as it is on the topic.
+            let raw = try await CommandLineTool.run(["tail", "households", "--correlation", correlation, "--raw"])
+            let decoder = JSONDecoder.hearth()
+            let envelopes = raw.output.split(separator: "\n").compactMap { try? decoder.decode(Envelope<HouseholdUpserted>.self, from: Data($0.utf8)) }
+            #expect(envelopes.count == 5)
+            #expect(Set(envelopes.map { $0.metadata.id.uuidString.lowercased() }) == everything)
+            #expect(envelopes.allSatisfy { $0.data.name == "tail test" })
+
+            let following = try CommandLineTool.start(["tail", "households", "--correlation", correlation, "--json", "--follow"])
+            defer { following.stop() }
+            /// Whether `--follow` has printed `wanted` within 20 s.
+            func printed(_ wanted: Set<String>) async throws -> Bool {
+                let deadline = ContinuousClock.now + .seconds(20)
+                while ContinuousClock.now < deadline {
+                    if wanted.isSubset(of: ids(ofLines: following.output)) { return true }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                return false
+            }
+            #expect(try await printed(everything), "\(following.output)")
+            let late = batch(1)
+            _ = try await HouseholdFixtures.publish(late)
+            let followed = try await printed(ids(late))
+            #expect(followed, "\(following.output)")
+        }
+
         /// Projections keep their offsets in Postgres and only record them for Kafka, which
         /// commits what was recorded every second: `hearthctl topics` must still show each
         /// group's committed offset catching up with what it applied.
