@@ -42,16 +42,12 @@ struct TopicsCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure("cannot reach Kafka at \(connection.kafkaBootstrap): \(error)")
         }
-        var partitions: [PartitionState] = []
-        var ends: [KafkaTopicPartition: Int64] = [:]
         let listed = metadata.filter { !$0.name.hasPrefix("__") }.flatMap { topic in
             topic.partitions.map { KafkaTopicPartition(topic: topic.name, partition: $0) }
         }.sorted()
         let watermarks = try await admin.watermarks(listed)
-        for partition in listed {
-            guard let held = watermarks[partition] else { continue }
-            ends[partition] = held.high
-            partitions.append(PartitionState(topic: partition.topic, partition: partition.partition, low: held.low, high: held.high))
+        let partitions = listed.compactMap { partition in
+            watermarks[partition].map { PartitionState(topic: partition.topic, partition: partition.partition, low: $0.low, high: $0.high) }
         }
         // The dev broker cannot list groups, so the projections' groups are taken from the code;
         // against real Kafka any other groups are listed too.
@@ -60,14 +56,14 @@ struct TopicsCommand: AsyncParsableCommand {
         var groupStates: [GroupState] = []
         for group in groups.sorted() {
             let topics = ReadModelCatalogue.allProjections.first { $0.consumerGroup == group }?.topics.map(\.name)
-            let wanted = ends.keys.filter { topics?.contains($0.topic) ?? true }.sorted()
+            let wanted = watermarks.keys.filter { topics?.contains($0.topic) ?? true }.sorted()
             guard !wanted.isEmpty else { continue }
             let committed = (try? await admin.committedOffsets(group: group, partitions: wanted)) ?? [:]
             for partition in wanted {
                 let offset = committed[partition].flatMap { $0 >= 0 ? $0 : nil }
                 groupStates.append(GroupState(
                     group: group, topic: partition.topic, partition: partition.partition, committed: offset,
-                    lag: offset.map { max(0, ends[partition]! - $0) }))
+                    lag: offset.map { max(0, watermarks[partition]!.high - $0) }))
             }
         }
         if json {

@@ -29,22 +29,11 @@ struct ConnectionOptions: ParsableArguments {
     /// restart; a command run by hand should say at once that it cannot reach it, and why.
     private static func reach(_ configuration: DatabaseConfiguration, logger: Logger) async throws {
         do {
-            let connection = try await PostgresConnection.connect(configuration: configuration.connection, id: 0, logger: logger)
+            let connection = try await PostgresConnection.connect(configuration: try configuration.connection, id: 0, logger: logger)
             try await connection.close()
         } catch {
-            throw CLIFailure("cannot reach Postgres at \(configuration.redacted): \(Self.reason(error))")
+            throw CLIFailure("cannot reach Postgres at \(configuration.redacted): \(FailureClassification.describe(error))")
         }
-    }
-
-    /// The server's own message where there is one (`String(describing:)` of a `PSQLError`
-    /// hides it so that no query text reaches a log).
-    private static func reason(_ error: any Error) -> String {
-        if let error = error as? PSQLError {
-            if let message = error.serverInfo?[.message] { return message }
-            if let underlying = error.underlying { return "\(underlying)" }
-            return "\(error.code)"
-        }
-        return "\(error)"
     }
 }
 

@@ -16,10 +16,14 @@ public enum DatabaseConfigurationError: Error, CustomStringConvertible {
 /// configuration. The password never reaches a log line: `redacted` is what gets printed.
 public struct DatabaseConfiguration: Sendable {
     public var client: PostgresClient.Configuration
-    /// The same server for one connection of one's own: a pool retries a failing connect for as
-    /// long as it runs, while a single connect throws the server's reason.
-    public var connection: PostgresConnection.Configuration
     public var redacted: String
+    /// Whether to use TLS, kept to build `connection` from; the pool's `client.tls` does not
+    /// show it.
+    private let sslMode: SSLMode
+
+    private enum SSLMode {
+        case disable, prefer, require
+    }
 
     /// The HNSW search list size every Hearth connection starts with; a search that needs a longer
     /// list sets its own in a transaction.
@@ -43,20 +47,37 @@ public struct DatabaseConfiguration: Sendable {
         let database = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let sslMode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value ?? "disable"
         let tls: PostgresClient.Configuration.TLS
-        let connectionTLS: PostgresConnection.Configuration.TLS
         switch sslMode {
-        case "disable": (tls, connectionTLS) = (.disable, .disable)
-        case "prefer", "allow": (tls, connectionTLS) = (.prefer(.makeClientConfiguration()), .prefer(try NIOSSLContext(configuration: .makeClientConfiguration())))
-        case "require", "verify-ca", "verify-full": (tls, connectionTLS) = (.require(.makeClientConfiguration()), .require(try NIOSSLContext(configuration: .makeClientConfiguration())))
+        case "disable": (self.sslMode, tls) = (.disable, .disable)
+        case "prefer", "allow": (self.sslMode, tls) = (.prefer, .prefer(.makeClientConfiguration()))
+        case "require", "verify-ca", "verify-full": (self.sslMode, tls) = (.require, .require(.makeClientConfiguration()))
         default: throw DatabaseConfigurationError.invalidURL("unknown sslmode \(sslMode)")
         }
-        let (port, password, named) = (components.port ?? 5432, components.password?.removingPercentEncoding, database.isEmpty ? nil : database)
-        var configuration = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: named, tls: tls)
+        let port = components.port ?? 5432
+        var configuration = PostgresClient.Configuration(
+            host: host, port: port, username: user,
+            password: components.password?.removingPercentEncoding, database: database.isEmpty ? nil : database, tls: tls)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.minimumConnections = 0
         configuration.options.additionalStartupParameters = Self.sessionSettings
         self.client = configuration
-        self.connection = PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: named, tls: connectionTLS)
         self.redacted = "\(scheme)://\(user)@\(host):\(port)/\(database)"
+    }
+
+    /// The same server for one connection of one's own: a pool retries a failing connect for as
+    /// long as it runs, while a single connect throws the server's reason. Built when asked (a
+    /// TLS context loads the trust roots), which only hearthctl does.
+    public var connection: PostgresConnection.Configuration {
+        get throws {
+            let tls: PostgresConnection.Configuration.TLS
+            switch sslMode {
+            case .disable: tls = .disable
+            case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+            return PostgresConnection.Configuration(
+                host: client.host ?? "", port: client.port ?? 5432, username: client.username, password: client.password,
+                database: client.database, tls: tls)
+        }
     }
 }

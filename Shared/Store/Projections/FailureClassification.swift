@@ -2,7 +2,7 @@ import PostgresNIO
 
 /// Decides whether a failed apply is worth retrying as is (the database or the network hiccuped)
 /// or points at the event itself (it will fail the same way every time, so it is parked).
-enum FailureClassification {
+public enum FailureClassification {
     /// SQLSTATEs that say "try again": serialization failure, deadlock, shutdown, too many connections, connection loss.
     static let transientStates: Set<String> = ["40001", "40P01", "57P01", "57P02", "57P03", "53300", "08000", "08003", "08006"]
 
@@ -22,7 +22,7 @@ enum FailureClassification {
     }
 
     /// A short, log-safe description: the SQL message for database errors, never bind values.
-    static func describe(_ error: any Error) -> String {
+    public static func describe(_ error: any Error) -> String {
         switch error {
         case let error as PostgresTransactionError:
             if let inner = error.closureError ?? error.beginError ?? error.commitError { return describe(inner) }
@@ -31,7 +31,8 @@ enum FailureClassification {
             if let message = error.serverInfo?[.message] {
                 return "postgres \(error.serverInfo?[.sqlState] ?? "?"): \(message)"
             }
-            return "postgres: \(error.code)"
+            // No server answered (refused, reset, TLS): what the connection met says why.
+            return error.underlying.map { "postgres \(error.code): \($0)" } ?? "postgres: \(error.code)"
         default:
             return String(describing: error)
         }

@@ -182,18 +182,16 @@ public struct ProjectionReplayer: Sendable {
     /// the live state even for events that would apply now (after a fix they come back through
     /// `hearthctl dlq redrive` as new messages, which the rebuild applies where they landed).
     private func parkedPositions(of projection: any Projection) async throws -> Set<EventPosition> {
+        let deadLetters = projection.topics.map { KafkaTopicPartition(topic: $0.deadLetter.name, partition: 0) }
+        let ranges = try await admin.watermarks(deadLetters).filter { $0.value.high > $0.value.low }.mapValues { $0.low..<$0.high }
+        guard !ranges.isEmpty else { return [] }
         var parked = Set<EventPosition>()
-        for topic in projection.topics {
-            let dlq = KafkaTopicPartition(topic: topic.deadLetter.name, partition: 0)
-            let held = try await admin.watermarks(dlq)
-            guard held.high > held.low else { continue }
-            for try await message in KafkaRangeReader(bootstrapServers: bootstrapServers, ranges: [dlq: held.low..<held.high], logger: logger) {
-                func header(_ key: String) -> String? { message.header(key).map { String(decoding: $0, as: UTF8.self) } }
-                guard header("failed_projection") == projection.name, let originalTopic = header("original_topic"),
-                      let partition = header("original_partition").flatMap(Int32.init), let offset = header("original_offset").flatMap(Int64.init)
-                else { continue }
-                parked.insert(EventPosition(topic: originalTopic, partition: partition, offset: offset))
-            }
+        for try await message in KafkaRangeReader(bootstrapServers: bootstrapServers, ranges: ranges, logger: logger) {
+            func header(_ key: String) -> String? { message.header(key).map { String(decoding: $0, as: UTF8.self) } }
+            guard header("failed_projection") == projection.name, let originalTopic = header("original_topic"),
+                  let partition = header("original_partition").flatMap(Int32.init), let offset = header("original_offset").flatMap(Int64.init)
+            else { continue }
+            parked.insert(EventPosition(topic: originalTopic, partition: partition, offset: offset))
         }
         return parked
     }

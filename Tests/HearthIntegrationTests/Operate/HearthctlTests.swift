@@ -167,8 +167,9 @@ extension BackboneSuite {
             }
         }
 
-        /// What an operator gets wrong or finds down (an unknown topic is in the test above): one line on stderr naming it, a non-zero
-        /// exit, no password, and no wait on a server that refuses the connection.
+        /// What an operator gets wrong or finds down (an unknown topic is in the test above): one
+        /// line on stderr naming it, a non-zero exit, no password, and no wait on a server that
+        /// refuses the connection.
         @Test func errorsAreOneLineAndANonZeroExit() async throws {
             // Bound but not listening: a connection to it is refused, and nothing else takes the port.
             let closed = try LoopbackSocket(listening: false)

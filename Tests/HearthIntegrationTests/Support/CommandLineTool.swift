@@ -1,6 +1,7 @@
 import Foundation
 
-/// Runs `hearthctl` (or another built tool) to completion and captures what it printed.
+/// Runs `hearthctl` (or another built tool), to completion or left running, and reads what it
+/// printed from the files its stdout and stderr write to.
 enum CommandLineTool {
     struct Result {
         let status: Int32
@@ -9,43 +10,34 @@ enum CommandLineTool {
     }
 
     static func run(_ arguments: [String], executable: String = "hearthctl") async throws -> Result {
-        let process = Process()
-        process.executableURL = try TestEnvironment.binPath().appendingPathComponent(executable)
-        process.arguments = arguments
-        let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID()).out")
-        let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID()).err")
-        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: outFile)
-            try? FileManager.default.removeItem(at: errFile)
-        }
-        process.standardOutput = try FileHandle(forWritingTo: outFile)
-        process.standardError = try FileHandle(forWritingTo: errFile)
-        try process.run()
-        while process.isRunning { try await Task.sleep(for: .milliseconds(50)) }
-        return Result(
-            status: process.terminationStatus,
-            output: (try? String(contentsOf: outFile, encoding: .utf8)) ?? "",
-            errors: (try? String(contentsOf: errFile, encoding: .utf8)) ?? "")
+        let tool = try start(arguments, executable: executable)
+        defer { tool.stop() }
+        while tool.isRunning { try await Task.sleep(for: .milliseconds(50)) }
+        return Result(status: tool.status, output: tool.output, errors: tool.errors)
     }
 
-    /// A tool left running (`tail --follow`), its stdout read from the file it writes.
+    /// A tool left running (`tail --follow`); `stop` ends it and removes its files.
     final class Running {
         private let process: Process
         private let outFile: URL
+        private let errFile: URL
 
-        fileprivate init(process: Process, outFile: URL) {
+        fileprivate init(process: Process, outFile: URL, errFile: URL) {
             self.process = process
             self.outFile = outFile
+            self.errFile = errFile
         }
 
+        var isRunning: Bool { process.isRunning }
+        var status: Int32 { process.terminationStatus }
         var output: String { (try? String(contentsOf: outFile, encoding: .utf8)) ?? "" }
+        var errors: String { (try? String(contentsOf: errFile, encoding: .utf8)) ?? "" }
 
         func stop() {
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
             try? FileManager.default.removeItem(at: outFile)
+            try? FileManager.default.removeItem(at: errFile)
         }
     }
 
@@ -54,10 +46,12 @@ enum CommandLineTool {
         process.executableURL = try TestEnvironment.binPath().appendingPathComponent(executable)
         process.arguments = arguments
         let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID()).out")
+        let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID()).err")
         _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: outFile)
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errFile)
         try process.run()
-        return Running(process: process, outFile: outFile)
+        return Running(process: process, outFile: outFile, errFile: errFile)
     }
 }
