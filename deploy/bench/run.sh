@@ -5,7 +5,7 @@
 #   → copy the binaries to .run/bench/bin → a fresh PostgreSQL (.run/bench/pg, 127.0.0.1:55472,
 #   track_commit_timestamp on) → devbroker (127.0.0.1:19472) → the six services on 18470–18475
 #   → the peer (18490, its Postgres on 55473, data in .run/bench/peer) → deploy/bench/driver.py
-#   phases → one table on stdout and .run/bench/results-<timestamp>.json. Everything it started
+#   phases → one table on stdout and bench/results/<timestamp>.json. Everything it started
 #   is stopped on exit, also on failure or Ctrl-C. Ports and data dirs are its own, so a running `make run` is not disturbed
 #   (but it competes for the same cores: stop it for clean figures).
 #
@@ -58,7 +58,7 @@ LOG_LEVEL="${BENCH_LOG_LEVEL:-info}"
 PHASES=" ${BENCH_PHASES:-http stream pipeline lag replay} "
 STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
 STATE="$BENCH/state-$STAMP.json"
-RESULTS="$BENCH/results-$STAMP.json"
+RESULTS="$ROOT/bench/results/$STAMP.json"
 BIN="$BENCH/bin"
 declare -A PORTS=()
 i=0
