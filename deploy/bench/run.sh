@@ -96,7 +96,7 @@ cleanup() {
 }
 
 # --- leftovers of a killed run, free ports ------------------------------------------------------
-mkdir -p "$BENCH" "$LOG_DIR" "$PID_DIR"
+mkdir -p "$BENCH" "$LOG_DIR" "$PID_DIR" "$(dirname "$RESULTS")"
 stop_all
 need_free() {  # PORT VARIABLE
   if port_in_use "$1"; then die "port $1 is in use; choose another with $2"; fi

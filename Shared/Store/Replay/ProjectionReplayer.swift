@@ -101,14 +101,20 @@ public struct ProjectionReplayer: Sendable {
         let started = ContinuousClock.now
         let shadow = "replay_\(projection.name)"
         let before = try await TableChecksum.compute(tables: projection.tables, client: client, logger: logger)
-        let plans = try await plan(projection)
+        // One admin client for the topics' ends and the dead letters' ranges, read at one moment.
+        let partitions = projection.topics.flatMap { topic in
+            (0..<topic.partitions).map { KafkaTopicPartition(topic: topic.name, partition: Int32($0)) }
+        }
+        let deadLetters = projection.topics.map { KafkaTopicPartition(topic: $0.deadLetter.name, partition: 0) }
+        let watermarks = try await admin.watermarks(partitions + deadLetters)
+        let plans = try await plan(partitions, watermarks: watermarks)
         let total = plans.reduce(0) { $0 + Int($1.end) }
         let decoder = ProjectedEventDecoder(catalogue: catalogue, projection: projection, logger: logger)
 
         return try await client.withConnection { connection in
             try await createShadow(projection, schema: shadow, on: connection)
             var applied = 0
-            let skipped = SkipCounter(parked: try await parkedPositions(of: projection))
+            let skipped = SkipCounter(parked: try await parkedPositions(of: projection, in: deadLetters, watermarks: watermarks))
             var reached: [KafkaTopicPartition: Int64] = [:]
             let apply: ([ProjectedEvent]) async throws -> Void = { events in
                 guard !events.isEmpty else { return }
@@ -181,9 +187,13 @@ public struct ProjectionReplayer: Sendable {
     /// Where the live projection parked events. A rebuild leaves them out too, so it reproduces
     /// the live state even for events that would apply now (after a fix they come back through
     /// `hearthctl dlq redrive` as new messages, which the rebuild applies where they landed).
-    private func parkedPositions(of projection: any Projection) async throws -> Set<EventPosition> {
-        let deadLetters = projection.topics.map { KafkaTopicPartition(topic: $0.deadLetter.name, partition: 0) }
-        let ranges = try await admin.watermarks(deadLetters).filter { $0.value.high > $0.value.low }.mapValues { $0.low..<$0.high }
+    private func parkedPositions(
+        of projection: any Projection, in deadLetters: [KafkaTopicPartition], watermarks: [KafkaTopicPartition: KafkaWatermarks]
+    ) async throws -> Set<EventPosition> {
+        var ranges: [KafkaTopicPartition: Range<Int64>] = [:]
+        for partition in deadLetters {
+            if let held = watermarks[partition], held.high > held.low { ranges[partition] = held.low..<held.high }
+        }
         guard !ranges.isEmpty else { return [] }
         var parked = Set<EventPosition>()
         for try await message in KafkaRangeReader(bootstrapServers: bootstrapServers, ranges: ranges, logger: logger) {
@@ -196,11 +206,7 @@ public struct ProjectionReplayer: Sendable {
         return parked
     }
 
-    private func plan(_ projection: any Projection) async throws -> [PartitionPlan] {
-        let partitions = projection.topics.flatMap { topic in
-            (0..<topic.partitions).map { KafkaTopicPartition(topic: topic.name, partition: Int32($0)) }
-        }
-        let watermarks = try await admin.watermarks(partitions)
+    private func plan(_ partitions: [KafkaTopicPartition], watermarks: [KafkaTopicPartition: KafkaWatermarks]) async throws -> [PartitionPlan] {
         var plans: [PartitionPlan] = []
         for partition in partitions {
             guard let held = watermarks[partition] else { continue }

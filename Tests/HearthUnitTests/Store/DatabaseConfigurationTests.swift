@@ -10,12 +10,13 @@ import Testing
         #expect(configuration.client.username == "hearth")
         #expect(configuration.client.password == "p@ss/word")
         #expect(configuration.client.database == "family")
-        #expect(try configuration.connection.host == "db.internal")
-        #expect(try configuration.connection.port == 6543)
-        #expect(try configuration.connection.username == "hearth")
-        #expect(try configuration.connection.password == "p@ss/word")
-        #expect(try configuration.connection.database == "family")
-        #expect(try !configuration.connection.tls.isAllowed)
+        let connection = try configuration.connection
+        #expect(connection.host == "db.internal")
+        #expect(connection.port == 6543)
+        #expect(connection.username == "hearth")
+        #expect(connection.password == "p@ss/word")
+        #expect(connection.database == "family")
+        #expect(!connection.tls.isAllowed)
     }
 
     @Test func theRedactedFormKeepsEverythingButThePassword() throws {
@@ -27,8 +28,8 @@ import Testing
     @Test func sslModesMapToTLS() throws {
         let required = try DatabaseConfiguration(url: "postgres://u@h/d?sslmode=require")
         #expect(try required.connection.tls.isEnforced)
-        let preferred = try DatabaseConfiguration(url: "postgres://u@h/d?sslmode=prefer")
-        #expect(try preferred.connection.tls.isAllowed && !preferred.connection.tls.isEnforced)
+        let preferred = try DatabaseConfiguration(url: "postgres://u@h/d?sslmode=prefer").connection
+        #expect(preferred.tls.isAllowed && !preferred.tls.isEnforced)
     }
 
     @Test(arguments: [
