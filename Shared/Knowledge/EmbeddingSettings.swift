@@ -72,7 +72,7 @@ public enum EmbeddingSettings {
     }
 
     /// `forQueries`: the provider of a searcher, which embeds short queries, many at once
-    /// (MiniLM then runs each on one thread).
+    /// (MiniLM then runs each pass on one thread, and concurrent queries share passes).
     public static func provider(
         environment: [String: String] = ProcessInfo.processInfo.environment, client: HTTPClient = .shared, forQueries: Bool = false
     ) throws -> any EmbeddingProvider {
@@ -82,7 +82,9 @@ public enum EmbeddingSettings {
         }
         switch value("HEARTH_EMBEDDING_PROVIDER")?.lowercased() ?? "minilm" {
         case "minilm":
-            return MiniLMEmbeddingProvider(threadsPerProduct: forQueries ? 1 : nil)
+            // A searcher's concurrent queries share forward passes (see CoalescingEmbeddingProvider);
+            // the embedding-worker batches its chunks itself.
+            return forQueries ? CoalescingEmbeddingProvider(MiniLMEmbeddingProvider(threadsPerProduct: 1)) : MiniLMEmbeddingProvider()
         case "openai":
             guard let key = value("HEARTH_OPENAI_API_KEY") else {
                 throw Invalid(description: "HEARTH_EMBEDDING_PROVIDER=openai needs HEARTH_OPENAI_API_KEY")
