@@ -24,9 +24,14 @@ public final class CoalescingEmbeddingProvider: EmbeddingProvider {
     private struct State {
         var running = 0
         var waiting: [Waiting] = []
-        /// Counted for tests and metrics: passes run, and the calls they served.
+        /// Passes begun, and the calls they served (for tests and diagnostics).
         var passes = 0
         var calls = 0
+
+        mutating func beginPass(serving count: Int) {
+            passes += 1
+            calls += count
+        }
     }
 
     public init(_ inner: any EmbeddingProvider, maxConcurrentBatches: Int = ProcessInfo.processInfo.activeProcessorCount, maxTextsPerBatch: Int = 32) {
@@ -49,8 +54,7 @@ public final class CoalescingEmbeddingProvider: EmbeddingProvider {
         let startsNow = state.withLock { state in
             guard state.running < maxConcurrentBatches else { return false }
             state.running += 1
-            state.passes += 1
-            state.calls += 1
+            state.beginPass(serving: 1)
             return true
         }
         if startsNow {
@@ -69,8 +73,7 @@ public final class CoalescingEmbeddingProvider: EmbeddingProvider {
                     return false
                 }
                 state.running += 1
-                state.passes += 1
-                state.calls += 1
+                state.beginPass(serving: 1)
                 return true
             }
             if startsNow { Task { await run([Waiting(texts: texts, continuation: continuation)]) } }
@@ -123,8 +126,7 @@ public final class CoalescingEmbeddingProvider: EmbeddingProvider {
             }
             let batch = Array(state.waiting.prefix(count))
             state.waiting.removeFirst(count)
-            state.passes += 1
-            state.calls += batch.count
+            state.beginPass(serving: batch.count)
             return batch
         }
     }
