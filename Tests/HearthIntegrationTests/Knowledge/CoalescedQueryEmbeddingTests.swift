@@ -57,9 +57,9 @@ private final class FirstPassHeld: EmbeddingProvider {
             defer { door.open() }  // a failed wait must end the test, not hang it
             let first = "the first query, whose pass the others wait behind"
             group.addTask { (first, try await coalescing.embed([first])[0]) }
-            try #require(await waitUntil { door.isHolding })
+            try #require(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { door.isHolding })
             for query in queries { group.addTask { (query, try await coalescing.embed([query])[0]) } }
-            try #require(await waitUntil { coalescing.waitingCalls == queries.count })
+            try #require(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { coalescing.waitingCalls == queries.count })
             door.open()
             var vectors: [String: [Float]] = [:]
             for try await (query, vector) in group { vectors[query] = vector }
@@ -70,14 +70,5 @@ private final class FirstPassHeld: EmbeddingProvider {
             #expect(vectors[query] == expected[query], "\(query)")
         }
         #expect(coalescing.statistics == (passes: 2, calls: 25))
-    }
-
-    private func waitUntil(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        return true
     }
 }
