@@ -47,7 +47,7 @@ public final class CoalescingEmbeddingProvider: EmbeddingProvider {
     public var statistics: (passes: Int, calls: Int) { state.withLock { ($0.passes, $0.calls) } }
 
     /// Calls waiting for a pass now.
-    public var waitingCalls: Int { state.withLock { $0.waiting.count } }
+    var waitingCalls: Int { state.withLock { $0.waiting.count } }
 
     public func embed(_ texts: [String]) async throws -> [[Float]] {
         guard !texts.isEmpty else { return [] }

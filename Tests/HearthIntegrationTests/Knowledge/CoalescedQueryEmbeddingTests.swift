@@ -1,6 +1,6 @@
 import Foundation
 import HearthContent
-import HearthKnowledge
+@testable import HearthKnowledge
 import Synchronization
 import Testing
 
