@@ -125,18 +125,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        .systemLibrary(
-            name: "COpenBLAS",
-            path: "Shared/COpenBLAS",
-            providers: [.apt(["libopenblas-dev"])]
-        ),
+        // The encoder's arithmetic, optimised in every configuration (a debug build of the services
+        // embeds the content library too) and never contracted into fused multiply-adds the source
+        // did not write: a text's vector must be the same bits on every CPU and build.
         .target(
             name: "CEncoderKernels",
-            path: "Shared/CEncoderKernels"
+            path: "Shared/CEncoderKernels",
+            cSettings: [.unsafeFlags(["-O2", "-ffp-contract=off", "-fno-fast-math"])]
         ),
         .target(
             name: "HearthEmbeddings",
-            dependencies: ["COpenBLAS", "CEncoderKernels"],
+            dependencies: ["CEncoderKernels"],
             path: "Shared/Embeddings",
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,4 @@
 import ArgumentParser
-import HearthEmbeddings
 
 @main
 struct HearthCtl: AsyncParsableCommand {
@@ -11,11 +10,7 @@ struct HearthCtl: AsyncParsableCommand {
             DeadLetterCommand.self, EmbedCommand.self, IngestCommand.self, EvalCommand.self,
         ])
 
-    /// Every command that may embed (embed, eval, replay of the embedding tables) must compute with
-    /// the same OpenBLAS kernels as the services, or its vectors differ in the last bits: naming them
-    /// here, before any thread starts, covers every command at once.
     static func main() async {
-        OpenBLASEnvironment.prepare()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -10,8 +10,9 @@ public enum EmbeddingError: Error, CustomStringConvertible, Sendable {
     case invalidTensor(name: String, reason: String)
     /// Raw bytes given to `embed(bytes:strict: true)` were not valid UTF-8.
     case invalidUTF8(byteOffset: Int)
-    /// A shared library the embedder needs (OpenBLAS) could not be opened.
-    case libraryUnavailable(String)
+    /// The kernel path asked for (`HEARTH_ENCODER_KERNEL`) is unknown or this CPU cannot run it,
+    /// or an x86-64 CPU lacks the floor (AVX2, FMA and F16C); the message says which.
+    case unsupportedKernel(String)
 
     public var description: String {
         switch self {
@@ -19,7 +20,7 @@ public enum EmbeddingError: Error, CustomStringConvertible, Sendable {
         case .invalidModelFile(let path, let reason): return "invalid model file \(path): \(reason)"
         case .invalidTensor(let name, let reason): return "invalid tensor \(name): \(reason)"
         case .invalidUTF8(let offset): return "input is not valid UTF-8 (first bad byte at offset \(offset))"
-        case .libraryUnavailable(let message): return "cannot load \(message)"
+        case .unsupportedKernel(let message): return message
         }
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// all-MiniLM-L6-v2 sentence embeddings (384 floats, L2-normalised), computed in Swift with
-/// OpenBLAS. Load once and share: the weights are immutable and every call allocates its own
+/// all-MiniLM-L6-v2 sentence embeddings (384 floats, L2-normalised), computed by the kernels of
+/// `Shared/CEncoderKernels`: a text's vector depends on that text alone, the same bits in any
+/// batch, on any kernel path and CPU (see `encoder_kernels.h`). Load once and share: the weights are immutable and every call allocates its own
 /// scratch space, so concurrent calls from several tasks or threads are safe.
 ///
 /// ```swift
@@ -18,13 +19,19 @@ public final class MiniLMEmbedder: Sendable {
     public static let maxTokensPerPass = 8192
 
     public let modelDirectory: URL
+    /// The instructions the kernels use (`EncoderKernelPath.forThisCPU()` unless given).
+    public let kernelPath: EncoderKernelPath
     public let config: BertConfig
     public let tokenizer: BertWordPieceTokenizer
     let weights: MiniLMWeights
 
-    public init(modelDirectory: URL) throws {
-        // OpenBLAS is opened here, where it is first needed (see `OpenBLASLibrary`).
-        _ = try OpenBLASLibrary.shared.get()
+    /// Throws `EmbeddingError.unsupportedKernel` when `kernelPath` is nil and this CPU is below
+    /// the floor (or `HEARTH_ENCODER_KERNEL` names a path it cannot run), before reading the model.
+    public init(modelDirectory: URL, kernelPath: EncoderKernelPath? = nil) throws {
+        self.kernelPath = try kernelPath ?? EncoderKernelPath.forThisCPU()
+        guard self.kernelPath.isSupported else {
+            throw EmbeddingError.unsupportedKernel("this CPU (\(EncoderKernelPath.cpuModel)) cannot run the \(self.kernelPath) kernels")
+        }
         self.modelDirectory = modelDirectory
         let config = try BertConfig(contentsOf: modelDirectory.appendingPathComponent("config.json"))
         guard config.hiddenSize == Self.dimension else {
@@ -39,10 +46,10 @@ public final class MiniLMEmbedder: Sendable {
         }
     }
 
-    /// How many threads one matrix product may use, process-wide (see
-    /// `OpenBLASLibrary.useThreads`); an embedder must have been made first.
+    /// How many threads (1 to 8) one layer product may use, process-wide. One per core by default;
+    /// a process embedding short queries concurrently is faster with one thread per product.
     public static func useThreads(_ count: Int) {
-        OpenBLASLibrary.useThreads(count)
+        Kernels.productThreads.store(max(1, min(count, 8)), ordering: .relaxed)
     }
 
     /// Loads the model found by `locateModelDirectory()`.
@@ -61,7 +68,7 @@ public final class MiniLMEmbedder: Sendable {
         try embed(tokenIDs: [tokenize(text)])[0]
     }
 
-    /// Embeds all texts with one forward pass (one sgemm per weight matrix over every token of the
+    /// Embeds all texts with one forward pass (one product per weight matrix over every token of the
     /// batch), split into several passes only beyond `maxTokensPerPass` tokens.
     public func embed(batch texts: [String]) throws -> [[Float]] {
         try embed(tokenIDs: texts.map(tokenize))
@@ -138,10 +145,10 @@ public final class MiniLMEmbedder: Sendable {
         let context = UnsafeMutablePointer<Float>.allocate(capacity: total * h)
         let attended = UnsafeMutablePointer<Float>.allocate(capacity: total * h)
         let ffn = UnsafeMutablePointer<Float>.allocate(capacity: total * inter)
-        let scores = UnsafeMutablePointer<Float>.allocate(capacity: maxLength * maxLength)
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: Kernels.attentionScratchCount(length: maxLength, headDimension: headDim))
         defer {
             x.deallocate(); qkv.deallocate(); context.deallocate()
-            attended.deallocate(); ffn.deallocate(); scores.deallocate()
+            attended.deallocate(); ffn.deallocate(); scratch.deallocate()
         }
 
         // Embeddings: word + token type 0 + position, then LayerNorm.
@@ -160,10 +167,11 @@ public final class MiniLMEmbedder: Sendable {
         Kernels.layerNorm(x, rows: total, width: h, gamma: w.embeddingNormGamma, beta: w.embeddingNormBeta, eps: eps)
 
         let scale = 1 / Float(headDim).squareRoot()
+        let path = kernelPath
         for layer in w.layers {
             // Q, K, V for all tokens at once: qkv = x · Wqkvᵀ + b.
             Kernels.broadcastRows(layer.qkvBias, into: qkv, rows: total, width: 3 * h)
-            Kernels.linear(total, a: x, lda: h, weight: layer.qkvWeight, c: qkv, ldc: 3 * h)
+            Kernels.linear(total, a: x, lda: h, weight: layer.qkvWeight, path: path, c: qkv, ldc: 3 * h)
 
             // Scaled dot-product attention per (sequence, head).
             for (s, length) in lengths.enumerated() {
@@ -172,26 +180,24 @@ public final class MiniLMEmbedder: Sendable {
                     let q = qkv + base * 3 * h + head * headDim
                     let k = q + h
                     let v = q + 2 * h
-                    Kernels.sgemm(length, length, headDim, alpha: scale, a: q, lda: 3 * h, b: k, ldb: 3 * h, transB: true, c: scores, ldc: length, beta: 0)
-                    Kernels.softmaxRows(scores, rows: length, width: length)
-                    Kernels.sgemm(length, headDim, length, a: scores, lda: length, b: v, ldb: 3 * h, transB: false,
-                                  c: context + base * h + head * headDim, ldc: h, beta: 0)
+                    Kernels.attention(length: length, headDimension: headDim, scale: scale, q: q, k: k, v: v, ld: 3 * h,
+                                      context: context + base * h + head * headDim, ldc: h, scratch: scratch, path: path)
                 }
             }
 
             // attended = LayerNorm(x + context · Woᵀ + bo)
             Kernels.addRows(x, bias: layer.attentionOutBias, into: attended, rows: total, width: h)
-            Kernels.linear(total, a: context, lda: h, weight: layer.attentionOutWeight, c: attended, ldc: h)
+            Kernels.linear(total, a: context, lda: h, weight: layer.attentionOutWeight, path: path, c: attended, ldc: h)
             Kernels.layerNorm(attended, rows: total, width: h, gamma: layer.attentionNormGamma, beta: layer.attentionNormBeta, eps: eps)
 
             // ffn = gelu(attended · Wiᵀ + bi)
             Kernels.broadcastRows(layer.intermediateBias, into: ffn, rows: total, width: inter)
-            Kernels.linear(total, a: attended, lda: h, weight: layer.intermediateWeight, c: ffn, ldc: inter)
-            Kernels.gelu(ffn, count: total * inter)
+            Kernels.linear(total, a: attended, lda: h, weight: layer.intermediateWeight, path: path, c: ffn, ldc: inter)
+            Kernels.gelu(ffn, count: total * inter, path: path)
 
             // x = LayerNorm(attended + ffn · Woutᵀ + bout)
             Kernels.addRows(attended, bias: layer.outputBias, into: x, rows: total, width: h)
-            Kernels.linear(total, a: ffn, lda: inter, weight: layer.outputWeight, c: x, ldc: h)
+            Kernels.linear(total, a: ffn, lda: inter, weight: layer.outputWeight, path: path, c: x, ldc: h)
             Kernels.layerNorm(x, rows: total, width: h, gamma: layer.outputNormGamma, beta: layer.outputNormBeta, eps: eps)
         }
 

@@ -31,7 +31,8 @@ public struct BertConfig: Sendable, Equatable {
         if let kind = json["position_embedding_type"] as? String, kind != "absolute" {
             throw EmbeddingError.invalidModelFile(path: url.path, reason: "position_embedding_type \(kind) is not supported")
         }
-        guard hiddenSize > 0, numHeads > 0, hiddenSize % numHeads == 0, numLayers > 0, intermediateSize > 0 else {
+        // The kernels take heads of whole 8-float vectors (see `hearth_attention`).
+        guard hiddenSize > 0, numHeads > 0, hiddenSize % numHeads == 0, (hiddenSize / numHeads) % 8 == 0, numLayers > 0, intermediateSize > 0 else {
             throw EmbeddingError.invalidModelFile(path: url.path, reason: "inconsistent sizes")
         }
     }
@@ -39,18 +40,16 @@ public struct BertConfig: Sendable, Equatable {
     public var headDim: Int { hiddenSize / numHeads }
 }
 
-/// A layer's weight `[outputs, inputs]` (PyTorch `Linear` layout), and on a CPU that runs
-/// `hearth_linear_accumulate` the same matrix packed for it (see `Kernels.linear`).
+/// A layer's weight `[outputs, inputs]` (PyTorch `Linear` layout), packed for
+/// `hearth_linear_accumulate`: panels of 32 output columns in half precision (see `Kernels.linear`).
 struct LinearWeight {
-    let matrix: UnsafePointer<Float>
-    let packed: UnsafePointer<UInt16>?
+    let packed: UnsafePointer<UInt16>
     let outputs: Int
     let inputs: Int
 
-    /// `matrix` packed for `hearth_linear_accumulate`, in a buffer the caller owns; nil when this
-    /// CPU does not run that kernel or the shape does not suit it.
+    /// `matrix` packed, in a buffer the caller owns; nil when the shape does not suit the kernel
+    /// (outputs not a multiple of 32).
     static func packedCopy(of matrix: UnsafePointer<Float>, outputs: Int, inputs: Int) -> UnsafeMutableBufferPointer<UInt16>? {
-        guard hearth_encoder_kernels_supported() != 0 else { return nil }
         let buffer = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: outputs * inputs)
         guard hearth_linear_pack(Int32(outputs), Int32(inputs), matrix, buffer.baseAddress!) != 0 else {
             buffer.deallocate()
@@ -62,7 +61,7 @@ struct LinearWeight {
 
 /// The BERT weights as raw float pointers: zero-copy into the memory-mapped safetensors file
 /// where possible (F32, aligned), otherwise converted copies owned by this object. Query, key and
-/// value projections are concatenated (one `[3H, H]` matrix per layer) so a single sgemm
+/// value projections are concatenated (one `[3H, H]` matrix per layer) so a single product
 /// computes all three. The packed copies of the layer weights (`LinearWeight.packed`, in half
 /// precision, ~21 MB) are owned here too; the mapped pages they were copied from are handed back
 /// to the kernel (`releaseResidentPages`), so a process does not keep both resident.
@@ -121,16 +120,15 @@ final class MiniLMWeights: @unchecked Sendable {
             owned.append(UnsafeMutableRawBufferPointer(buffer))
             return UnsafePointer(buffer.baseAddress!)
         }
-        func linear(_ matrix: UnsafePointer<Float>, outputs: Int, inputs: Int) -> LinearWeight {
-            let packed = LinearWeight.packedCopy(of: matrix, outputs: outputs, inputs: inputs)
-            if let packed { owned.append(UnsafeMutableRawBufferPointer(packed)) }
-            return LinearWeight(matrix: matrix, packed: packed.map { UnsafePointer($0.baseAddress!) }, outputs: outputs, inputs: inputs)
-        }
         func linear(_ name: String, outputs: Int, inputs: Int) throws -> LinearWeight {
-            let weight = linear(try tensor(name, [outputs, inputs]), outputs: outputs, inputs: inputs)
-            // Once packed, the mapped matrix is never read (`Kernels.linear` takes the packed copy
-            // for any number of rows): the process need not keep both copies resident.
-            if weight.packed != nil { file.releaseResidentPages(of: prefix + name) }
+            guard let packed = LinearWeight.packedCopy(of: try tensor(name, [outputs, inputs]), outputs: outputs, inputs: inputs) else {
+                throw EmbeddingError.invalidTensor(name: prefix + name, reason: "\(outputs) outputs, not a multiple of 32")
+            }
+            owned.append(UnsafeMutableRawBufferPointer(packed))
+            let weight = LinearWeight(packed: UnsafePointer(packed.baseAddress!), outputs: outputs, inputs: inputs)
+            // Once packed, the mapped matrix is never read: the process need not keep both copies
+            // resident.
+            file.releaseResidentPages(of: prefix + name)
             return weight
         }
         let h = config.hiddenSize, i = config.intermediateSize
@@ -144,19 +142,23 @@ final class MiniLMWeights: @unchecked Sendable {
         var layers: [Layer] = []
         for l in 0..<config.numLayers {
             let p = "encoder.layer.\(l)."
-            let qkvWeight = UnsafeMutableBufferPointer<Float>.allocate(capacity: 3 * h * h)
+            // Q, K and V packed one after another are the packing of their concatenation (panels
+            // of 32 outputs each, and h is a multiple of 32).
+            let qkvPacked = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: 3 * h * h)
             let qkvBias = UnsafeMutableBufferPointer<Float>.allocate(capacity: 3 * h)
-            owned.append(UnsafeMutableRawBufferPointer(qkvWeight))
+            owned.append(UnsafeMutableRawBufferPointer(qkvPacked))
             owned.append(UnsafeMutableRawBufferPointer(qkvBias))
             for (k, part) in ["query", "key", "value"].enumerated() {
-                let w = try tensor(p + "attention.self.\(part).weight", [h, h])
-                let b = try tensor(p + "attention.self.\(part).bias", [h])
-                (qkvWeight.baseAddress! + k * h * h).update(from: w, count: h * h)
-                (qkvBias.baseAddress! + k * h).update(from: b, count: h)
-                file.releaseResidentPages(of: prefix + p + "attention.self.\(part).weight")  // copied: never read again
+                let name = p + "attention.self.\(part).weight"
+                let w = try tensor(name, [h, h])
+                guard hearth_linear_pack(Int32(h), Int32(h), w, qkvPacked.baseAddress! + k * h * h) != 0 else {
+                    throw EmbeddingError.invalidTensor(name: prefix + name, reason: "\(h) outputs, not a multiple of 32")
+                }
+                (qkvBias.baseAddress! + k * h).update(from: try tensor(p + "attention.self.\(part).bias", [h]), count: h)
+                file.releaseResidentPages(of: prefix + name)  // packed: never read again
             }
             layers.append(Layer(
-                qkvWeight: linear(qkvWeight.baseAddress!, outputs: 3 * h, inputs: h),
+                qkvWeight: LinearWeight(packed: UnsafePointer(qkvPacked.baseAddress!), outputs: 3 * h, inputs: h),
                 qkvBias: UnsafePointer(qkvBias.baseAddress!),
                 attentionOutWeight: try linear(p + "attention.output.dense.weight", outputs: h, inputs: h),
                 attentionOutBias: try tensor(p + "attention.output.dense.bias", [h]),

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HearthEmbeddings
 import HearthStore
 import Logging
 import PostgresNIO
@@ -12,6 +13,9 @@ import PostgresNIO
 /// - `HEARTH_OPENAI_API_KEY`, `HEARTH_OPENAI_BASE_URL` (default https://api.openai.com),
 ///   `HEARTH_OPENAI_EMBEDDING_MODEL` (default text-embedding-3-small): for `openai`
 /// - `HEARTH_MINILM_DIR`: for `minilm` (see `MiniLMEmbedder.locateModelDirectory`)
+/// - `HEARTH_ENCODER_KERNEL`: for `minilm`, the kernel path (`avx512`, `avx2`, `portable`;
+///   default the fastest this CPU runs). Every path gives the same vectors; an x86-64 CPU without
+///   AVX2, FMA and F16C is refused here, at start-up (see `EncoderKernelPath`)
 /// - `HEARTH_QUERY_EMBEDDING_CACHE`: how many recent query embeddings a searcher keeps (default
 ///   4096, ~6 MB at most; 0 turns the cache off)
 /// - `HEARTH_SEARCH_RESULT_CACHE`: how many recent search answers a searcher keeps until the index
@@ -84,7 +88,15 @@ public enum EmbeddingSettings {
         case "minilm":
             // A searcher's concurrent queries share forward passes (see CoalescingEmbeddingProvider);
             // the embedding-worker batches its chunks itself.
-            return forQueries ? CoalescingEmbeddingProvider(MiniLMEmbeddingProvider(threadsPerProduct: 1)) : MiniLMEmbeddingProvider()
+            let path: EncoderKernelPath
+            do {
+                path = try EncoderKernelPath.forThisCPU(environment: environment)
+            } catch {
+                throw Invalid(description: "\(error)")
+            }
+            return forQueries
+                ? CoalescingEmbeddingProvider(MiniLMEmbeddingProvider(threadsPerProduct: 1, kernelPath: path))
+                : MiniLMEmbeddingProvider(kernelPath: path)
         case "openai":
             guard let key = value("HEARTH_OPENAI_API_KEY") else {
                 throw Invalid(description: "HEARTH_EMBEDDING_PROVIDER=openai needs HEARTH_OPENAI_API_KEY")

@@ -10,13 +10,16 @@ public final class MiniLMEmbeddingProvider: EmbeddingProvider {
     private let loaded = Mutex<MiniLMEmbedder?>(nil)
     /// Threads one matrix product may use once the model is loaded; nil keeps one per core.
     private let threadsPerProduct: Int?
+    /// The kernels' instructions; nil: `EncoderKernelPath.forThisCPU()` when the model loads.
+    private let kernelPath: EncoderKernelPath?
 
     /// `modelDirectory` nil: found by `MiniLMEmbedder.locateModelDirectory()` when first needed.
     /// `threadsPerProduct` 1 suits a searcher (short queries, many at once); the embedding-worker's
     /// batches of long chunks gain from one thread per core (nil).
-    public init(modelDirectory: URL? = nil, threadsPerProduct: Int? = nil) {
+    public init(modelDirectory: URL? = nil, threadsPerProduct: Int? = nil, kernelPath: EncoderKernelPath? = nil) {
         self.modelDirectory = modelDirectory
         self.threadsPerProduct = threadsPerProduct
+        self.kernelPath = kernelPath
     }
 
     public var isLoaded: Bool { loaded.withLock { $0 != nil } }
@@ -24,7 +27,7 @@ public final class MiniLMEmbeddingProvider: EmbeddingProvider {
     func embedder() throws -> MiniLMEmbedder {
         try loaded.withLock { embedder in
             if let embedder { return embedder }
-            let created = try modelDirectory.map(MiniLMEmbedder.init(modelDirectory:)) ?? MiniLMEmbedder()
+            let created = try MiniLMEmbedder(modelDirectory: modelDirectory ?? MiniLMEmbedder.locateModelDirectory(), kernelPath: kernelPath)
             if let threadsPerProduct { MiniLMEmbedder.useThreads(threadsPerProduct) }
             embedder = created
             return created

@@ -97,10 +97,11 @@ struct MiniLMEmbedderTests {
 
     /// A replay embeds a document's chunks in other company than the live worker did (its own
     /// batches, of any size), and must write the same vectors, bit for bit, for the read model's
-    /// checksum to stay the same.
-    @Test("a text's vector is the same bits alone and in batches of any size")
-    func batchInvariantBits() throws {
-        let embedder = try loadEmbedder()
+    /// checksum to stay the same: on every kernel path this CPU runs.
+    @Test("a text's vector is the same bits alone and in batches of any size, on every vector kernel path",
+          arguments: EncoderKernelPath.supported.filter { $0 != .portable })
+    func batchInvariantBits(path: EncoderKernelPath) throws {
+        let embedder = try MiniLMEmbedder(modelDirectory: try loadEmbedder().modelDirectory, kernelPath: path)
         let chunk = "Roast the squash with cumin, then blend it with stock, coconut milk and lime for a mild soup. "
         let texts = [
             "chicken tacos 17",
@@ -120,8 +121,44 @@ struct MiniLMEmbedderTests {
                 let position = company.lastIndex(of: text)!
                 let same = vectors[position].map(\.bitPattern) == alone[t].map(\.bitPattern)
                 let largest = zip(vectors[position], alone[t]).map { abs($0 - $1) }.max() ?? 0
-                #expect(same, "company \(index), text \(t): largest difference \(largest)")
+                #expect(same, "\(path), company \(index), text \(t): largest difference \(largest)")
             }
+        }
+    }
+
+    /// What makes a vector the same on every CPU: each path computes it with the same operations
+    /// in the same order. The portable path (plain C, libm's fmaf) is the reference; a CPU that
+    /// cannot run a path skips it, and says so.
+    @Test("a text's vector is the same bits on every kernel path this CPU runs")
+    func pathInvariantBits() throws {
+        let directory = try loadEmbedder().modelDirectory
+        let skipped = EncoderKernelPath.allCases.filter { !$0.isSupported }
+        if !skipped.isEmpty { print("MiniLM: this CPU (\(EncoderKernelPath.cpuModel)) cannot run \(skipped.map(\.rawValue)); skipped") }
+        // Short texts for the portable path, which computes one multiply-add at a time.
+        let texts = ["how do I stop my toddler biting", "Grandma arrives on Saturday at 10:45 from Manchester.", "😀 café 東京"]
+        let reference = try MiniLMEmbedder(modelDirectory: directory, kernelPath: .portable).embed(batch: texts)
+        for path in EncoderKernelPath.supported where path != .portable {
+            let vectors = try MiniLMEmbedder(modelDirectory: directory, kernelPath: path).embed(batch: texts)
+            for (t, (vector, expected)) in zip(vectors, reference).enumerated() {
+                let differing = zip(vector, expected).filter { $0.bitPattern != $1.bitPattern }.count
+                #expect(differing == 0, "\(path), text \(t): \(differing) of 384 components differ from the portable path's")
+            }
+        }
+    }
+
+    @Test("HEARTH_ENCODER_KERNEL picks a path; an unknown or unsupported one is refused naming the variable")
+    func kernelPathSetting() throws {
+        #expect(try EncoderKernelPath.forThisCPU(environment: ["HEARTH_ENCODER_KERNEL": "portable"]) == .portable)
+        let best = try EncoderKernelPath.forThisCPU(environment: [:])
+        #expect(best.isSupported && best == EncoderKernelPath.supported.last)
+        do {
+            _ = try EncoderKernelPath.forThisCPU(environment: ["HEARTH_ENCODER_KERNEL": "neon9"])
+            Issue.record("expected an error")
+        } catch {
+            #expect("\(error)".contains("HEARTH_ENCODER_KERNEL=neon9 is not a kernel path"))
+        }
+        for path in EncoderKernelPath.allCases where !path.isSupported {
+            #expect(throws: EmbeddingError.self) { try EncoderKernelPath.forThisCPU(environment: ["HEARTH_ENCODER_KERNEL": path.rawValue]) }
         }
     }
 

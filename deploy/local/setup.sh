@@ -19,7 +19,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1
 # --- 1. Debian packages -----------------------------------------------------------------------
 # docker-compose (v1) is only used to validate compose.yaml; its recommended docker.io engine is
 # not installed (--no-install-recommends).
-APT_PKGS=(librdkafka-dev libopenblas-dev pkg-config wrk kcat docker-compose curl ca-certificates)
+APT_PKGS=(librdkafka-dev pkg-config wrk kcat docker-compose curl ca-certificates)
 
 is_installed() {
   [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]

@@ -1,5 +1,4 @@
 import Foundation
-import HearthEmbeddings
 import HearthEvents
 import HearthKafka
 import HearthReadModels
@@ -35,8 +34,6 @@ public struct ServiceHost: Sendable {
     public static func bootstrap(
         service: String, defaultPort: Int, owner: ReadModelCatalogue.Owner, projections: (() throws -> [any Projection])? = nil
     ) -> ServiceHost {
-        // Before anything starts a thread (it sets an environment variable).
-        OpenBLASEnvironment.prepare()
         do {
             let settings = try ServiceSettings.load(service: service, defaultPort: defaultPort)
             LoggingSetup.bootstrap(service: service, level: settings.logLevel, format: settings.logFormat)
