@@ -211,7 +211,7 @@ let package = Package(
         .executableTarget(
             name: "EmbeddingWorker",
             dependencies: [
-                "HearthRuntime", "HearthKnowledge", "HearthReadModels",
+                "HearthRuntime", "HearthKnowledge", "HearthReadModels", "HearthKafka", "HearthEvents", "HearthStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -36,6 +36,9 @@ struct EmbedCommand: AsyncParsableCommand {
     @Option(name: .customLong("batch-sizes"), help: "With --bench: comma-separated batch sizes.")
     var batchSizes: String = "1,8,32"
 
+    @Option(help: "Threads one layer product may use (1 to 8; default one per core).")
+    var threads: Int?
+
     @Option(name: .customLong("min-seconds"), help: "With --bench: minimum measuring time per batch size.")
     var minSeconds: Double = 3
 
@@ -50,6 +53,7 @@ struct EmbedCommand: AsyncParsableCommand {
         if bench && text != nil { throw ValidationError("--bench takes no text argument.") }
         if parsedBatchSizes == nil { throw ValidationError("--batch-sizes must be positive integers separated by commas.") }
         if !(minSeconds >= 0) { throw ValidationError("--min-seconds must be ≥ 0.") }
+        if let threads, !(1...8).contains(threads) { throw ValidationError("--threads must be from 1 to 8.") }
     }
 
     private var parsedBatchSizes: [Int]? {
@@ -61,6 +65,7 @@ struct EmbedCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = try modelDirectory.map { URL(fileURLWithPath: $0) } ?? MiniLMEmbedder.locateModelDirectory()
         let embedder = try MiniLMEmbedder(modelDirectory: directory)
+        if let threads { MiniLMEmbedder.useThreads(threads) }
         if bench {
             try runBenchmark(embedder)
             return
@@ -92,6 +97,7 @@ struct EmbedCommand: AsyncParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         if !json {
+            print("MiniLM on \(EncoderKernelPath.cpuModel), kernel path \(embedder.kernelPath.rawValue)")
             print("impl   batch  sentences  seconds  sentences/s  peak RSS MiB")
         }
         _ = try MiniLMBenchmark.run(embedder: embedder, corpus: sentences, batchSizes: parsedBatchSizes ?? [1], minSeconds: minSeconds) { result in

@@ -24,28 +24,46 @@ enum Kernels {
         max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
     }
 
-    /// C[m, outputs] += A[m, inputs] · Wᵀ, in slices of at most `rowsPerKernelCall` rows on up to
-    /// `productThreads` threads. Each row of C is computed by the same operations in the same
-    /// order whatever the other rows are, so a text embeds to the same bits alone or in a batch
-    /// of any size, on any number of threads.
+    /// A product of fewer rows than two threads' worth is split across threads by columns instead
+    /// when it has at least this many multiply-adds (~20 µs on one core): a short query's products
+    /// then use every core, and the split costs a few microseconds.
+    static let minimumMultiplyAddsForColumnSplit = 8_000_000
+
+    /// C[m, outputs] += A[m, inputs] · Wᵀ on up to `productThreads` threads: in slices of at most
+    /// `rowsPerKernelCall` rows, or, for a few rows, in ranges of 32-column panels. Each element
+    /// of C is computed by the same operations in the same order whatever the other rows and
+    /// columns are, so a text embeds to the same bits alone or in a batch of any size, on any
+    /// number of threads.
     static func linear(_ m: Int, a: UnsafeMutablePointer<Float>, lda: Int, weight: LinearWeight, path: EncoderKernelPath,
                        c: UnsafeMutablePointer<Float>, ldc: Int) {
         let product = RowSlicedProduct(path: path, a: a, lda: lda, packed: weight.packed, outputs: weight.outputs, inputs: weight.inputs, c: c, ldc: ldc)
-        let threads = min(productThreads.load(ordering: .relaxed), m / minimumRowsPerThread)
+        let available = productThreads.load(ordering: .relaxed)
+        let outputs = weight.outputs
+        let threads = min(available, m / minimumRowsPerThread)
+        if threads <= 1, available > 1, m * weight.outputs * weight.inputs >= minimumMultiplyAddsForColumnSplit {
+            let panels = outputs / 32
+            let parts = min(available, panels)
+            let panelsPerPart = (panels + parts - 1) / parts
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let first = min(panels, part * panelsPerPart), end = min(panels, (part + 1) * panelsPerPart)
+                product.accumulate(rows: 0..<m, columns: first * 32..<end * 32)
+            }
+            return
+        }
         let slices = max((m + rowsPerKernelCall - 1) / rowsPerKernelCall, threads, 1)
         let rowsPerSlice = (m + slices - 1) / slices
         @Sendable func slice(_ index: Int) -> Range<Int> { min(m, index * rowsPerSlice)..<min(m, (index + 1) * rowsPerSlice) }
         if threads > 1 {
-            DispatchQueue.concurrentPerform(iterations: slices) { product.accumulate(rows: slice($0)) }
+            DispatchQueue.concurrentPerform(iterations: slices) { product.accumulate(rows: slice($0), columns: 0..<outputs) }
         } else {
-            for index in 0..<slices { product.accumulate(rows: slice(index)) }
+            for index in 0..<slices { product.accumulate(rows: slice(index), columns: 0..<outputs) }
         }
     }
 
-    /// One `Kernels.linear` product, handed to the threads that compute its row slices.
+    /// One `Kernels.linear` product, handed to the threads that compute its parts.
     ///
     /// `@unchecked Sendable`: during the product A and the packed weights are only read, and each
-    /// slice writes its own rows of C; the caller holds all three until every slice is done.
+    /// part writes its own rows or columns of C; the caller holds all three until every part is done.
     private struct RowSlicedProduct: @unchecked Sendable {
         let path: EncoderKernelPath
         let a: UnsafeMutablePointer<Float>
@@ -56,9 +74,13 @@ enum Kernels {
         let c: UnsafeMutablePointer<Float>
         let ldc: Int
 
-        func accumulate(rows range: Range<Int>) {
-            let accepted = hearth_linear_accumulate(path.code, Int32(range.count), Int32(outputs), Int32(inputs), a + range.lowerBound * lda, Int32(lda),
-                                                    packed, c + range.lowerBound * ldc, Int32(ldc))
+        /// `columns` starts and ends on a 32-column panel: the packed panels of those columns are
+        /// contiguous, `columns.lowerBound · inputs` halves in.
+        func accumulate(rows: Range<Int>, columns: Range<Int>) {
+            guard !rows.isEmpty, !columns.isEmpty else { return }
+            let accepted = hearth_linear_accumulate(
+                path.code, Int32(rows.count), Int32(columns.count), Int32(inputs), a + rows.lowerBound * lda, Int32(lda),
+                packed + columns.lowerBound * inputs, c + rows.lowerBound * ldc + columns.lowerBound, Int32(ldc))
             precondition(accepted != 0, "the \(path) kernel refused a \(outputs)×\(inputs) product its packer took")
         }
     }

@@ -6,6 +6,9 @@ import Foundation
 public enum MiniLMBenchmark {
     public struct Result: Sendable, Codable {
         public let impl: String
+        /// The kernel path that ran (`EncoderKernelPath`) and the CPU's model name.
+        public let kernel: String
+        public let cpu: String
         public let batch: Int
         public let sentences: Int
         public let seconds: Double
@@ -14,7 +17,7 @@ public enum MiniLMBenchmark {
         public let peakRSSMiB: Double?
 
         enum CodingKeys: String, CodingKey {
-            case impl, batch, sentences, seconds
+            case impl, kernel, cpu, batch, sentences, seconds
             case sentencesPerSecond = "sentences_per_s"
             case peakRSSMiB = "peak_rss_mib"
         }
@@ -51,7 +54,7 @@ public enum MiniLMBenchmark {
                 }
                 elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             } while elapsed < minSeconds
-            let result = Result(impl: "swift", batch: batch, sentences: done, seconds: (elapsed * 1000).rounded() / 1000,
+            let result = Result(impl: "swift", kernel: embedder.kernelPath.rawValue, cpu: EncoderKernelPath.cpuModel, batch: batch, sentences: done, seconds: (elapsed * 1000).rounded() / 1000,
                                 sentencesPerSecond: (Double(done) / elapsed * 10).rounded() / 10, peakRSSMiB: peakRSSMiB())
             report(result)
             results.append(result)

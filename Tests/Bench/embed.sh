@@ -12,7 +12,8 @@
 #   HEARTH_BENCH_SCRATCH   SwiftPM scratch path for the release build (default .build)
 #   EMBED_BENCH_BATCHES    batch sizes (default 1,8,32)
 #   EMBED_BENCH_SECONDS    minimum seconds per batch size (default 3; at least one pass over the corpus)
-#   EMBED_BENCH_THREADS    if set, BLAS/torch threads for every implementation (default: library default = cores)
+#   EMBED_BENCH_THREADS    if set, threads per product for every implementation (default: one per core)
+#   EMBED_BENCH_KERNELS    Swift kernel paths to measure (default "avx512 avx2"; see HEARTH_ENCODER_KERNEL)
 #   EMBED_BENCH_TORCH      0 to skip sentence-transformers
 set -euo pipefail
 
@@ -30,57 +31,31 @@ if [[ ! -x "$PY" ]]; then
     echo "embed.sh: no Python at $PY (set HEARTH_BENCH_PYTHON, or run the project setup that creates .run/venv)" >&2
     exit 1
 fi
+THREAD_ARGS=()
 if [[ -n "${EMBED_BENCH_THREADS:-}" ]]; then
-    export OPENBLAS_NUM_THREADS="$EMBED_BENCH_THREADS" OMP_NUM_THREADS="$EMBED_BENCH_THREADS"
+    THREAD_ARGS=(--threads "$EMBED_BENCH_THREADS")
+    export OMP_NUM_THREADS="$EMBED_BENCH_THREADS"  # the Python references
 fi
 
-# --- Swift: hearthctl embed --bench, or (if hearthctl does not build or lacks `embed`) a
-# --- throw-away package around Shared/Embeddings that runs the same MiniLMBenchmark.
+# --- Swift: hearthctl embed --bench, once per kernel path (EMBED_BENCH_KERNELS, default the
+# --- vector paths: a path this CPU cannot run says so and is skipped). Every path gives the same
+# --- vectors; only the speed differs, so an AVX-512 machine also shows what an AVX2-only one does.
 swift_bench() {
     echo "== building hearthctl (release, scratch $SCRATCH)" >&2
-    if swift build -c release --scratch-path "$SCRATCH" --product hearthctl >"$OUT/build.log" 2>&1; then
-        local bin
-        bin="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/hearthctl"
-        if "$bin" embed --help >/dev/null 2>&1; then
-            "$bin" embed --bench --json --corpus "$CORPUS" --batch-sizes "$BATCHES" --min-seconds "$SECONDS_PER_BATCH"
-            return
+    swift build -c release --scratch-path "$SCRATCH" --product hearthctl >"$OUT/build.log" 2>&1 || {
+        tail -20 "$OUT/build.log" >&2
+        echo "embed.sh: hearthctl does not build" >&2
+        exit 1
+    }
+    local bin kernel
+    bin="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/hearthctl"
+    for kernel in ${EMBED_BENCH_KERNELS:-avx512 avx2}; do
+        if ! HEARTH_ENCODER_KERNEL="$kernel" "$bin" embed "probe" >/dev/null 2>"$OUT/probe.err"; then
+            echo "== kernel path $kernel: skipped ($(tail -1 "$OUT/probe.err"))" >&2
+            continue
         fi
-        echo "== hearthctl has no 'embed' subcommand yet; using the standalone runner" >&2
-    else
-        echo "== hearthctl does not build (see below); using the standalone runner" >&2
-        tail -5 "$OUT/build.log" >&2 || true
-    fi
-    local pkg="${TMPDIR:-/tmp}/hearth-embed-bench"
-    mkdir -p "$pkg/Sources/Runner"
-    ln -sfn "$ROOT/Shared/Embeddings" "$pkg/Embeddings"
-    ln -sfn "$ROOT/Shared/COpenBLAS" "$pkg/COpenBLAS"
-    cat >"$pkg/Package.swift" <<'SWIFT'
-// swift-tools-version: 6.0
-import PackageDescription
-let package = Package(
-    name: "HearthEmbedBench",
-    targets: [
-        .systemLibrary(name: "COpenBLAS", path: "COpenBLAS"),
-        .target(name: "HearthEmbeddings", dependencies: ["COpenBLAS"], path: "Embeddings",
-                swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
-        .executableTarget(name: "Runner", dependencies: ["HearthEmbeddings"], path: "Sources/Runner"),
-    ]
-)
-SWIFT
-    cat >"$pkg/Sources/Runner/main.swift" <<'SWIFT'
-import Foundation
-import HearthEmbeddings
-let args = CommandLine.arguments
-let corpus = try String(contentsOfFile: args[1], encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
-let embedder = try MiniLMEmbedder(modelDirectory: MiniLMEmbedder.locateModelDirectory())
-let encoder = JSONEncoder()
-_ = try MiniLMBenchmark.run(embedder: embedder, corpus: corpus, batchSizes: args[2].split(separator: ",").map { Int($0)! },
-                            minSeconds: Double(args[3])!) { result in
-    print(String(decoding: try! encoder.encode(result), as: UTF8.self)); fflush(nil)
-}
-SWIFT
-    swift build -c release --package-path "$pkg" --product Runner >&2
-    (cd "$ROOT" && "$(swift build -c release --package-path "$pkg" --show-bin-path)/Runner" "$CORPUS" "$BATCHES" "$SECONDS_PER_BATCH")
+        HEARTH_ENCODER_KERNEL="$kernel" "$bin" embed --bench --json "${THREAD_ARGS[@]}" --corpus "$CORPUS" --batch-sizes "$BATCHES" --min-seconds "$SECONDS_PER_BATCH"
+    done
 }
 
 echo "== corpus: $(grep -c . "$CORPUS") sentences; batch sizes $BATCHES; ≥ ${SECONDS_PER_BATCH}s each; load average: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
@@ -95,22 +70,27 @@ fi
 "$PY" - "$OUT" <<'PY'
 import json, sys, pathlib
 out = pathlib.Path(sys.argv[1])
-rows = {}
+rows, cpu, swift = {}, None, []
 for name in ("swift", "numpy", "torch"):
     f = out / f"{name}.jsonl"
     if f.exists():
         for line in f.read_text().splitlines():
             if line.startswith("{"):
                 r = json.loads(line)
-                rows.setdefault(r["batch"], {})[name] = r
-impls = [n for n in ("swift", "numpy", "torch") if any(n in v for v in rows.values())]
+                impl = f"swift-{r['kernel']}" if name == "swift" else name
+                if name == "swift":
+                    cpu = r.get("cpu")
+                    if impl not in swift: swift.append(impl)
+                rows.setdefault(r["batch"], {})[impl] = r
+impls = swift + [n for n in ("numpy", "torch") if any(n in v for v in rows.values())]
+others = [n for n in impls if n not in swift]
 print()
-print("all-MiniLM-L6-v2 embedding throughput (sentences/s, higher is better; peak RSS MiB in brackets)")
-print(f"{'batch':>5}  " + "  ".join(f"{n:>20}" for n in impls) + "  " + "  ".join(f"swift/{n:<5}" for n in impls if n != "swift"))
+print(f"all-MiniLM-L6-v2 embedding throughput on {cpu} (sentences/s, higher is better; peak RSS MiB in brackets)")
+print(f"{'batch':>5}  " + "  ".join(f"{n:>20}" for n in impls) + "  " + "  ".join(f"{s}/{n:<5}" for s in swift for n in others))
 for batch in sorted(rows):
     r = rows[batch]
     cells = [f"{r[n]['sentences_per_s']:>9.1f} [{r[n]['peak_rss_mib']:>6.1f} MiB]" if n in r else f"{'-':>20}" for n in impls]
-    ratios = [f"{r['swift']['sentences_per_s'] / r[n]['sentences_per_s']:>10.2f}x" if "swift" in r and n in r else f"{'-':>11}"
-              for n in impls if n != "swift"]
+    ratios = [f"{r[s]['sentences_per_s'] / r[n]['sentences_per_s']:>{len(s) + len(n) + 1}.2f}x" if s in r and n in r else "-"
+              for s in swift for n in others]
     print(f"{batch:>5}  " + "  ".join(cells) + "  " + "  ".join(ratios))
 PY

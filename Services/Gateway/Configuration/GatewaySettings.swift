@@ -44,10 +44,6 @@ struct GatewaySettings: Sendable {
             }
             admins.insert(id)
         }
-        let trustText = environment.string("HEARTH_TRUST_PROXY", default: "false").lowercased()
-        guard ["true", "false", "1", "0", "yes", "no"].contains(trustText) else {
-            throw ConfigurationError(variable: "HEARTH_TRUST_PROXY", reason: "expected true or false, got \(trustText)")
-        }
         let jwksURL = environment.string("HEARTH_APPLE_JWKS_URL", default: "https://appleid.apple.com/auth/keys")
         guard let parsed = URL(string: jwksURL), ["http", "https"].contains(parsed.scheme ?? "") else {
             throw ConfigurationError(variable: "HEARTH_APPLE_JWKS_URL", reason: "expected an http(s) URL, got \(jwksURL)")
@@ -63,7 +59,7 @@ struct GatewaySettings: Sendable {
             adminUserIds: admins,
             rateLimitPerMinute: try environment.int("HEARTH_RATE_LIMIT_PER_MIN", default: 30, range: 1...10_000_000),
             authRateLimitPerMinute: try environment.int("HEARTH_AUTH_RATE_LIMIT_PER_MIN", default: 10, range: 1...10_000_000),
-            trustProxy: ["true", "1", "yes"].contains(trustText),
+            trustProxy: try environment.bool("HEARTH_TRUST_PROXY", default: false),
             householdReadCache: try environment.int("HEARTH_HOUSEHOLD_READ_CACHE", default: 4096, range: 0...1_000_000),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,

@@ -52,6 +52,16 @@ public struct EnvironmentReader: Sendable {
         value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
+    /// `true`/`false` (also `1`/`0`, `yes`/`no`, any case).
+    public func bool(_ name: String, default fallback: Bool) throws -> Bool {
+        guard let text = optionalString(name)?.lowercased() else { return fallback }
+        switch text {
+        case "true", "1", "yes": return true
+        case "false", "0", "no": return false
+        default: throw ConfigurationError(variable: name, reason: "expected true or false, got \(text)")
+        }
+    }
+
     public func list(_ name: String) -> [String] {
         (optionalString(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HearthEmbeddings
 import HearthEvents
 import HearthKafka
 import HearthKnowledge
@@ -31,6 +32,12 @@ extension BackboneSuite {
             #expect(rebuilt.contains("document_chunks"))
             let verdicts = lines.filter { $0 == "identical" || $0 == "DIFFERENT" }
             #expect(verdicts.count == rebuilt.count && verdicts.allSatisfy { $0 == "identical" }, "\(result.output)")
+            // The same library embedded again as a CPU of each other kind would (every vector path
+            // this one runs, forced): the same checksum, so a replay on any machine agrees.
+            for path in EncoderKernelPath.supported where path != .portable {
+                let dryRun = try await CommandLineTool.run(["replay", "document_chunks", "--dry-run"], environment: [EncoderKernelPath.environmentVariable: path.rawValue])
+                #expect(dryRun.status == 0 && dryRun.output.contains("identical"), "\(path): \(dryRun.output)\n\(dryRun.errors)")
+            }
             try await TestEnvironment.withPostgres { client in
                 let keys = try await client.query(
                     "SELECT confrelid::regclass::text FROM pg_constraint WHERE contype = 'f' AND conrelid = 'public.document_chunks'::regclass",
@@ -60,35 +67,44 @@ extension BackboneSuite {
             #expect(words > 512)
 
             let projection = DocumentChunksProjection(provider: MiniLMEmbeddingProvider())
+            // The replays' batches, on every vector kernel path this CPU runs.
+            let replays = EncoderKernelPath.supported.filter { $0 != .portable }.map {
+                ($0, DocumentChunksProjection(provider: MiniLMEmbeddingProvider(kernelPath: $0)))
+            }
             let logger = TestEnvironment.logger
             try await TestEnvironment.withPostgres { client in
                 try await MigrationRunner(client: client, logger: logger).apply(ReadModelCatalogue.migrations(of: .embeddingWorker))
                 let live = "replay_live_\(suffix)", rebuilt = "replay_rebuilt_\(suffix)"
-                for schema in [live, rebuilt] {
+                let schemas = [live] + replays.map { "\(rebuilt)_\($0.0.rawValue)" }
+                for schema in schemas {
                     try await client.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA \(schema)"), logger: logger)
                     for table in projection.tables {
                         try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(schema).\(table) (LIKE public.\(table) INCLUDING ALL)"), logger: logger)
                     }
                 }
-                func apply(_ batch: [ProjectedEvent], into schema: String) async throws {
+                func apply(_ batch: [ProjectedEvent], into schema: String, with projection: DocumentChunksProjection) async throws {
                     try await client.withTransaction(logger: logger) { connection in
                         try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \(schema), public"), logger: logger)
                         try await projection.apply(batch, on: connection, logger: logger)
                     }
                 }
                 do {
-                    for event in events { try await apply([event], into: live) }  // as the worker met them
-                    try await apply(events, into: rebuilt)  // as a replay's batch
+                    for event in events { try await apply([event], into: live, with: projection) }  // as the worker met them
                     let chunks = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(live).document_chunks"), logger: logger)
                         .collect().first?.decode(Int.self)
                     #expect(chunks ?? 0 >= events.count)
                     let before = try await TableChecksum.compute(tables: projection.tables, schema: live, client: client, logger: logger)
-                    let after = try await TableChecksum.compute(tables: projection.tables, schema: rebuilt, client: client, logger: logger)
-                    #expect(before == after, "one by one: \(before); together: \(after)")
+                    #expect(!replays.isEmpty)
+                    for (path, replay) in replays {
+                        let schema = "\(rebuilt)_\(path.rawValue)"
+                        try await apply(events, into: schema, with: replay)  // as a replay's batch
+                        let after = try await TableChecksum.compute(tables: projection.tables, schema: schema, client: client, logger: logger)
+                        #expect(before == after, "one by one: \(before); together on \(path): \(after)")
+                    }
                 } catch {
                     Issue.record(error)
                 }
-                for schema in [live, rebuilt] {
+                for schema in schemas {
                     try await client.query(PostgresQuery(unsafeSQL: "DROP SCHEMA \(schema) CASCADE"), logger: logger)
                 }
             }

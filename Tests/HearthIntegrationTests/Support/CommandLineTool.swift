@@ -9,8 +9,8 @@ enum CommandLineTool {
         let errors: String
     }
 
-    static func run(_ arguments: [String], executable: String = "hearthctl") async throws -> Result {
-        let tool = try start(arguments, executable: executable)
+    static func run(_ arguments: [String], executable: String = "hearthctl", environment: [String: String] = [:]) async throws -> Result {
+        let tool = try start(arguments, executable: executable, environment: environment)
         defer { tool.stop() }
         while tool.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         return Result(status: tool.status, output: tool.output, errors: tool.errors)
@@ -41,10 +41,12 @@ enum CommandLineTool {
         }
     }
 
-    static func start(_ arguments: [String], executable: String = "hearthctl") throws -> Running {
+    /// `environment` is added to the test process's own.
+    static func start(_ arguments: [String], executable: String = "hearthctl", environment: [String: String] = [:]) throws -> Running {
         let process = Process()
         process.executableURL = try TestEnvironment.binPath().appendingPathComponent(executable)
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID()).out")
         let errFile = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID()).err")
         _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)

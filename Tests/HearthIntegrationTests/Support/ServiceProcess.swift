@@ -9,7 +9,8 @@ final class ServiceProcess {
     let executable: String
     let port: Int
     let logFile: URL
-    private let process = Process()
+    /// `Process` is thread-safe to query (`isRunning`), so a test may poll it from a `@Sendable` closure.
+    let process = Process()
 
     init(_ executable: String, environment extra: [String: String] = [:]) throws {
         self.executable = executable
@@ -23,6 +24,8 @@ final class ServiceProcess {
         // Tests hammer the API from one address; only the rate-limit tests ask for real limits.
         environment["HEARTH_RATE_LIMIT_PER_MIN"] = "100000"
         environment["HEARTH_AUTH_RATE_LIMIT_PER_MIN"] = "100000"
+        // Tests choose their content; only the seeding test lets the worker publish the library.
+        environment["HEARTH_SEED_CONTENT"] = "false"
         for (key, value) in extra { environment[key] = value }
         process.executableURL = try TestEnvironment.binPath().appendingPathComponent(executable)
         process.environment = environment
