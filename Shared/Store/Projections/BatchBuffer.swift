@@ -58,6 +58,18 @@ final class BatchBuffer<Element: Sendable>: Sendable {
         putters.forEach { $0.resume() }
     }
 
+    /// Drops the waiting elements that match (a revoked partition's, which the next owner applies).
+    func removeAll(where shouldRemove: (Element) -> Bool) {
+        let putters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            let kept = state.items[state.head...].filter { !shouldRemove($0) }
+            state.items = Array(kept)
+            state.head = 0
+            defer { state.waitingPutters = [] }
+            return state.waitingPutters
+        }
+        putters.forEach { $0.resume() }
+    }
+
     /// Up to `max` elements; waits for the first, then up to `linger` for the batch to fill.
     /// Nil when finished and drained.
     func nextBatch(max: Int, linger: Duration) async -> [Element]? {

@@ -6,12 +6,23 @@ public enum FailureClassification {
     /// SQLSTATEs that say "try again": serialization failure, deadlock, shutdown, too many connections, connection loss.
     static let transientStates: Set<String> = ["40001", "40P01", "57P01", "57P02", "57P03", "53300", "08000", "08003", "08006"]
 
+    /// The error that caused `error`: PostgresNIO wraps whatever a `withTransaction` closure, its
+    /// BEGIN or its COMMIT threw in a `PostgresTransactionError`, so a type check on the error
+    /// a transaction throws must look inside first.
+    public static func underlying(_ error: any Error) -> any Error {
+        if let wrapped = error as? PostgresTransactionError, let inner = wrapped.closureError ?? wrapped.beginError ?? wrapped.commitError {
+            return underlying(inner)
+        }
+        return error
+    }
+
+    /// The offsets this runner held were not the stored ones (another owner, or a replay's swap,
+    /// moved them): refresh them and try again.
+    static func isOffsetConflict(_ error: any Error) -> Bool { underlying(error) is OffsetConflict }
+
     static func isTransient(_ error: any Error) -> Bool {
-        switch error {
-        case is OffsetConflict, is CancellationError:
-            return true
-        case let error as PostgresTransactionError:
-            if let inner = error.closureError ?? error.beginError ?? error.commitError { return isTransient(inner) }
+        switch underlying(error) {
+        case is OffsetConflict, is CancellationError, is PostgresTransactionError:
             return true
         case let error as PSQLError:
             guard let state = error.serverInfo?[.sqlState] else { return true }
@@ -23,9 +34,9 @@ public enum FailureClassification {
 
     /// A short, log-safe description: the SQL message for database errors, never bind values.
     public static func describe(_ error: any Error) -> String {
+        let error = underlying(error)
         switch error {
-        case let error as PostgresTransactionError:
-            if let inner = error.closureError ?? error.beginError ?? error.commitError { return describe(inner) }
+        case is PostgresTransactionError:
             return "transaction failed"
         case let error as PSQLError:
             if let message = error.serverInfo?[.message] {

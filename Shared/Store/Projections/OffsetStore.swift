@@ -6,6 +6,20 @@ import PostgresNIO
 /// (a rebalance in flight); the batch is rolled back and retried from fresh offsets.
 struct OffsetConflict: Error {}
 
+/// A batch does not start where the stored offset says this projection stands: the events between
+/// were never applied here (the log was truncated or recreated under it, or its offset was lowered
+/// by hand). Applying the batch would move the offset past them, so the runner stops instead.
+public struct OffsetGap: Error, CustomStringConvertible {
+    public let partition: KafkaTopicPartition
+    public let expected: Int64
+    public let found: Int64
+
+    public var description: String {
+        "offset gap in \(partition.topic)/\(partition.partition): the projection stands at \(expected) but the next event delivered is at \(found); "
+            + "refusing to move past \(found - expected) events it never applied"
+    }
+}
+
 /// The `projection_offsets` rows of one projection: the truth about how far it has applied.
 struct OffsetStore: Sendable {
     let projection: String

@@ -56,6 +56,7 @@ public final class ProjectionRunner: Service, Sendable {
             Counter(label: "hearth_dlq_events_total", dimensions: [("projection", projection.name), ("topic", topic.name)]).increment(by: 0)
         }
         for reason in ProjectedEventDecoder.SkipReason.allCases { ProjectedEventDecoder.countSkip(reason, projection: projection.name, by: 0) }
+        let buffer = BatchBuffer<KafkaMessage>(capacity: options.maxBatchSize * 4)
         let consumer = try KafkaConsumer(
             configuration: KafkaConsumerConfiguration(
                 bootstrapServers: bootstrapServers, groupId: projection.consumerGroup,
@@ -71,11 +72,15 @@ public final class ProjectionRunner: Service, Sendable {
                 return offsets
             },
             onRevoke: { [self] partitions in
+                // Their events are the next owner's now: nothing of them may be applied here,
+                // neither what waits in the buffer nor what a batch in flight still holds (`commit`
+                // passes over partitions this runner does not own).
                 state.withLock { state in partitions.forEach { state.nextOffsets[$0] = nil } }
+                let revoked = Set(partitions)
+                buffer.removeAll { revoked.contains($0.topicPartition) }
                 logger.info("partitions revoked", metadata: ["count": "\(partitions.count)"])
             })
         state.withLock { $0.consumer = consumer }
-        let buffer = BatchBuffer<KafkaMessage>(capacity: options.maxBatchSize * 4)
 
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { try await consumer.run() }
@@ -86,8 +91,10 @@ public final class ProjectionRunner: Service, Sendable {
                 }
             }
             group.addTask { [self] in await reportLag(consumer: consumer) }
+            // A batch given up (the service is stopping mid-retry) ends the run: taking the next
+            // batch would move the offsets past events nobody applied.
             while let batch = await buffer.nextBatch(max: options.maxBatchSize, linger: options.linger) {
-                await process(batch, consumer: consumer)
+                guard try await process(batch, consumer: consumer) == .applied else { break }
             }
             group.cancelAll()
         }
@@ -95,72 +102,88 @@ public final class ProjectionRunner: Service, Sendable {
 
     // MARK: Applying
 
-    private func process(_ batch: [KafkaMessage], consumer: KafkaConsumer) async {
-        var backoff = options.initialBackoff
-        while true {
-            do {
-                let started = ContinuousClock.now
-                try await commit(batch, applying: true)
-                Timer(label: "hearth_projection_apply_duration_seconds", dimensions: [("projection", projection.name)])
-                    .record(duration: ContinuousClock.now - started)
-                countConsumed(batch)
-                consumer.storeOffsets(state.withLock { $0.nextOffsets })
-                return
-            } catch where FailureClassification.isTransient(error) {
-                if error is OffsetConflict {
-                    await refreshOffsets(for: batch)
-                    continue
-                }
-                logger.warning("transient failure, retrying batch", metadata: ["error": "\(FailureClassification.describe(error))"])
-                if await pause(&backoff) { return }
-            } catch {
-                logger.warning("batch failed, isolating the failing event", metadata: ["error": "\(FailureClassification.describe(error))", "size": "\(batch.count)"])
-                await isolate(batch, consumer: consumer)
-                return
-            }
+    /// What became of a batch: applied or parked through its last event, or given up part way
+    /// because the service is stopping (then the runner takes no further batch).
+    private enum Outcome { case applied, stopping }
+
+    /// Applies a batch; a batch that fails for a reason of its own is taken apart (`isolate`).
+    /// Throws only `OffsetGap`, which ends the run.
+    private func process(_ batch: [KafkaMessage], consumer: KafkaConsumer) async throws -> Outcome {
+        let started = ContinuousClock.now
+        do {
+            guard try await commitRetrying(batch, applying: true) == .applied else { return .stopping }
+        } catch let gap as OffsetGap {
+            throw gap
+        } catch {
+            logger.warning("batch failed, isolating the failing event", metadata: ["error": "\(FailureClassification.describe(error))", "size": "\(batch.count)"])
+            return try await isolate(batch, consumer: consumer)
         }
+        Timer(label: "hearth_projection_apply_duration_seconds", dimensions: [("projection", projection.name)])
+            .record(duration: ContinuousClock.now - started)
+        countConsumed(batch)
+        consumer.storeOffsets(state.withLock { $0.nextOffsets })
+        return .applied
     }
 
-    /// Applies one message at a time, so one bad event cannot hold back the others.
-    private func isolate(_ batch: [KafkaMessage], consumer: KafkaConsumer) async {
+    /// Applies one message at a time, so one bad event cannot hold back the others; an event that
+    /// fails `maxAttempts` times is parked, then passed over.
+    private func isolate(_ batch: [KafkaMessage], consumer: KafkaConsumer) async throws -> Outcome {
+        defer { consumer.storeOffsets(state.withLock { $0.nextOffsets }) }
         for message in batch {
             var attempts = 0
             var backoff = options.initialBackoff
             while true {
                 do {
-                    try await commit([message], applying: true)
+                    guard try await commitRetrying([message], applying: true) == .applied else { return .stopping }
                     countConsumed([message])
                     break
-                } catch where FailureClassification.isTransient(error) {
-                    if error is OffsetConflict {
-                        await refreshOffsets(for: [message])
-                        continue
-                    }
-                    if await pause(&backoff) { return }
+                } catch let gap as OffsetGap {
+                    throw gap
                 } catch {
                     attempts += 1
                     if attempts < options.maxAttempts {
-                        if await pause(&backoff) { return }
+                        if await pause(&backoff) { return .stopping }
                         continue
                     }
-                    guard await deadLetter(message, error: error) else { return }
-                    if !(await skip(message)) { return }
+                    guard await deadLetter(message, error: error) else { return .stopping }
+                    guard try await skip(message) == .applied else { return .stopping }
                     break
                 }
             }
         }
-        consumer.storeOffsets(state.withLock { $0.nextOffsets })
+        return .applied
+    }
+
+    /// `commit`, again while it fails for a passing reason: offsets another owner (or a replay's
+    /// swap) moved are read again, transient database failures back off. Other failures are the
+    /// events' own and are thrown, as is an `OffsetGap` that reading the offsets again does not
+    /// explain.
+    private func commitRetrying(_ messages: [KafkaMessage], applying: Bool) async throws -> Outcome {
+        var backoff = options.initialBackoff
+        var reloadedForGap = false
+        while true {
+            do {
+                try await commit(messages, applying: applying)
+                return .applied
+            } catch let gap as OffsetGap {
+                guard !reloadedForGap else { throw gap }
+                reloadedForGap = true
+                do { try await refreshOffsets(for: messages) } catch { if await pause(&backoff) { return .stopping } }
+            } catch where FailureClassification.isOffsetConflict(error) {
+                do { try await refreshOffsets(for: messages) } catch { if await pause(&backoff) { return .stopping } }
+            } catch where FailureClassification.isTransient(error) {
+                logger.warning("transient failure, retrying batch", metadata: ["error": "\(FailureClassification.describe(error))"])
+                if await pause(&backoff) { return .stopping }
+            }
+        }
     }
 
     /// One transaction: apply the events not yet applied and move the offsets past them.
     @discardableResult
     private func commit(_ messages: [KafkaMessage], applying: Bool) async throws -> Int {
-        var known = state.withLock { $0.nextOffsets }
-        let missing = Set(messages.map(\.topicPartition)).filter { known[$0] == nil }
-        if !missing.isEmpty {
-            let loaded = try await offsetStore.load(Array(missing), client: client)
-            known.merge(loaded) { _, new in new }
-        }
+        // Only partitions this runner owns: `onAssign` loaded their offsets before any of their
+        // events was delivered, and a revoked one's events belong to the next owner.
+        let known = state.withLock { $0.nextOffsets }
         var moves: [KafkaTopicPartition: (expected: Int64, next: Int64)] = [:]
         var events: [ProjectedEvent] = []
         events.reserveCapacity(messages.count)
@@ -168,7 +191,8 @@ public final class ProjectionRunner: Service, Sendable {
             let partition = message.topicPartition
             guard let expected = known[partition] else { continue }
             let current = moves[partition]?.next ?? expected
-            guard message.offset >= current else { continue }
+            guard message.offset >= current else { continue }  // applied already: a redelivery
+            guard message.offset == current else { throw OffsetGap(partition: partition, expected: current, found: message.offset) }
             if applying, let event = try decode(message) { events.append(event) }
             moves[partition] = (expected: expected, next: message.offset + 1)
         }
@@ -183,26 +207,24 @@ public final class ProjectionRunner: Service, Sendable {
             try await offsetStore.advance(finalMoves, on: connection)
         }
         state.withLock { state in
-            for (partition, move) in finalMoves where (state.nextOffsets[partition] ?? 0) < move.next {
-                state.nextOffsets[partition] = move.next
+            for (partition, move) in finalMoves {
+                if let current = state.nextOffsets[partition], current < move.next { state.nextOffsets[partition] = move.next }
             }
         }
         return toApply.count
     }
 
     /// Moves the offset past a parked event without applying it.
-    private func skip(_ message: KafkaMessage) async -> Bool {
+    private func skip(_ message: KafkaMessage) async throws -> Outcome {
         var backoff = options.initialBackoff
         while true {
             do {
-                _ = try await commit([message], applying: false)
-                return true
-            } catch where FailureClassification.isTransient(error) {
-                if error is OffsetConflict { await refreshOffsets(for: [message]); continue }
-                if await pause(&backoff) { return false }
+                return try await commitRetrying([message], applying: false)
+            } catch let gap as OffsetGap {
+                throw gap
             } catch {
                 logger.error("cannot move past a parked event", metadata: ["error": "\(FailureClassification.describe(error))"])
-                if await pause(&backoff) { return false }
+                if await pause(&backoff) { return .stopping }
             }
         }
     }
@@ -243,10 +265,14 @@ public final class ProjectionRunner: Service, Sendable {
 
     // MARK: Helpers
 
-    private func refreshOffsets(for messages: [KafkaMessage]) async {
-        let partitions = Array(Set(messages.map(\.topicPartition)))
-        if let fresh = try? await offsetStore.read(partitions, client: client) {
-            state.withLock { $0.nextOffsets.merge(fresh) { _, new in new } }
+    /// Reads the stored offsets again, of the partitions this runner still owns.
+    private func refreshOffsets(for messages: [KafkaMessage]) async throws {
+        let owned = state.withLock { Set($0.nextOffsets.keys) }
+        let partitions = Array(Set(messages.map(\.topicPartition)).intersection(owned))
+        guard !partitions.isEmpty else { return }
+        let fresh = try await offsetStore.read(partitions, client: client)
+        state.withLock { state in
+            for (partition, offset) in fresh where state.nextOffsets[partition] != nil { state.nextOffsets[partition] = offset }
         }
     }
 

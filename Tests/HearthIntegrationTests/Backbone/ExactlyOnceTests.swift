@@ -1,5 +1,6 @@
 import Foundation
 import HearthEvents
+import PostgresNIO
 import Testing
 
 extension BackboneSuite {
@@ -68,6 +69,129 @@ extension BackboneSuite {
                         #expect(userId == "user-a")
                     }
                 }
+            }
+        }
+    
+        /// The stored offset of one `households` partition.
+        static func storedOffset(partition: Int, client: PostgresClient) async throws -> Int64 {
+            let rows = try await client.query(
+                "SELECT next_offset FROM projection_offsets WHERE projection = 'households' AND topic = 'households' AND partition = \(Int32(partition))",
+                logger: TestEnvironment.logger)
+            for try await offset in rows.decode(Int64.self) { return offset }
+            return -1
+        }
+
+        /// A replay's swap (or another owner) moves the stored offset ahead of what the live
+        /// runner holds: its compare-and-set then fails inside the transaction, wrapped by
+        /// PostgresNIO. The runner must read the offsets again and go on from the stored one, not
+        /// retry the stale batch for ever.
+        @Test func anOffsetMovedAheadUnderTheRunnerIsReadAgain() async throws {
+            let household = UUID()
+            try await ServiceProcess.with("gateway") { gateway in
+                try await TestEnvironment.withPostgres { client in
+                    let first = try await HouseholdFixtures.publish([HouseholdFixtures.event(id: household, version: 1)])[0]
+                    let base = first.offset + 1
+                    let caughtUp = try await KafkaTestEnvironment.eventually {
+                        try await Self.storedOffset(partition: Int(first.partition), client: client) == base
+                    }
+                    try #require(caughtUp)
+                    try await client.query(
+                        "UPDATE projection_offsets SET next_offset = next_offset + 2 WHERE projection = 'households' AND topic = 'households' AND partition = \(Int32(first.partition))",
+                        logger: TestEnvironment.logger)
+                    _ = try await HouseholdFixtures.publish((2...6).map { HouseholdFixtures.event(id: household, version: $0) })
+                    let moved = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                        try await Self.storedOffset(partition: Int(first.partition), client: client) == base + 5
+                    }
+                    let stored = try await Self.storedOffset(partition: Int(first.partition), client: client)
+                    #expect(moved, "stuck at \(stored), expected \(base + 5); gateway log:\n\(gateway.logTail())")
+                    // The two events the offset was moved past are the replay's; the other three apply here.
+                    #expect(try await HouseholdFixtures.projected([household], client: client).changes == 4)
+                }
+            }
+        }
+
+        /// Stopping while a batch is retried must not move the offset past it: the runner ends
+        /// instead of taking the next batch, and the restarted service applies both, once.
+        @Test func aBatchGivenUpAtShutdownIsNotSkipped() async throws {
+            let household = UUID()
+            let logger = TestEnvironment.logger
+            try await TestEnvironment.withPostgres { client in
+                // Version 2 of this household fails as a serialization failure would, until the trigger goes.
+                let suffix = household.uuidString.prefix(8).lowercased()
+                try await client.query(PostgresQuery(unsafeSQL: """
+                    CREATE FUNCTION flaky_\(suffix)() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                      IF NEW.household_id = '\(household.uuidString.lowercased())' AND NEW.version = 2 THEN
+                        RAISE EXCEPTION 'flaky' USING ERRCODE = '40001';
+                      END IF;
+                      RETURN NEW;
+                    END $$
+                    """), logger: logger)
+                try await client.query(PostgresQuery(unsafeSQL:
+                    "CREATE TRIGGER flaky_\(suffix) BEFORE INSERT OR UPDATE ON households FOR EACH ROW EXECUTE FUNCTION flaky_\(suffix)()"), logger: logger)
+                func dropTrigger() async throws {
+                    try await client.query(PostgresQuery(unsafeSQL: "DROP TRIGGER IF EXISTS flaky_\(suffix) ON households"), logger: logger)
+                    try await client.query(PostgresQuery(unsafeSQL: "DROP FUNCTION IF EXISTS flaky_\(suffix)()"), logger: logger)
+                }
+                do {
+                    let environment = ["HEARTH_PROJECTION_BATCH_SIZE": "1", "HEARTH_PROJECTION_LINGER_MS": "0"]
+                    let gateway = try ServiceProcess("gateway", environment: environment)
+                    try await gateway.waitUntilReady()
+                    let positions = try await HouseholdFixtures.publish((1...3).map { HouseholdFixtures.event(id: household, version: $0) })
+                    let logFile = gateway.logFile
+                    let retrying = await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                        ((try? String(contentsOf: logFile, encoding: .utf8)) ?? "").contains("transient failure, retrying batch")
+                    }
+                    #expect(retrying, "\(gateway.logTail())")
+                    await gateway.stop()
+                    #expect(try await Self.storedOffset(partition: Int(positions[1].partition), client: client) == positions[1].offset,
+                            "the offset moved past the version it gave up")
+                    #expect(try await HouseholdFixtures.projected([household], client: client).changes == 1)
+                    try await dropTrigger()
+                    try await ServiceProcess.with("gateway") { _ in
+                        let applied = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                            try await HouseholdFixtures.projected([household], client: client).changes == 3
+                        }
+                        #expect(applied)
+                    }
+                    let rows = try await client.query("SELECT version FROM households WHERE household_id = \(household)", logger: logger)
+                    for try await version in rows.decode(Int.self) { #expect(version == 3) }
+                } catch {
+                    try? await dropTrigger()
+                    throw error
+                }
+            }
+        }
+
+        /// A stored offset lowered under the runner (by hand, or a topic recreated) leaves events
+        /// between it and the next delivered one that were never applied: the projection stops
+        /// with a line saying so instead of moving past them.
+        @Test func anOffsetGapStopsTheProjectionInsteadOfSkipping() async throws {
+            let household = UUID()
+            try await TestEnvironment.withPostgres { client in
+                let gateway = try ServiceProcess("gateway")
+                try await gateway.waitUntilReady()
+                let first = try await HouseholdFixtures.publish((1...3).map { HouseholdFixtures.event(id: household, version: $0) })
+                let partition = Int32(first[0].partition)
+                let caughtUp = try await KafkaTestEnvironment.eventually {
+                    try await Self.storedOffset(partition: Int(partition), client: client) == first[2].offset + 1
+                }
+                try #require(caughtUp)
+                try await client.query(
+                    "UPDATE projection_offsets SET next_offset = next_offset - 2 WHERE projection = 'households' AND topic = 'households' AND partition = \(partition)",
+                    logger: TestEnvironment.logger)
+                _ = try await HouseholdFixtures.publish([HouseholdFixtures.event(id: household, version: 4)])
+                let process = gateway.process
+                let stopped = await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { !process.isRunning }
+                let log = gateway.logTail(lines: .max)
+                await gateway.stop()
+                #expect(stopped, "the gateway went on: \(log.suffix(2000))")
+                #expect(log.contains("offset gap in households/\(partition)"), "\(log.suffix(2000))")
+                #expect(try await Self.storedOffset(partition: Int(partition), client: client) == first[2].offset - 1)
+                // Put the offset back where the events say, for the tests after this one.
+                try await client.query(
+                    "UPDATE projection_offsets SET next_offset = next_offset + 2 WHERE projection = 'households' AND topic = 'households' AND partition = \(partition)",
+                    logger: TestEnvironment.logger)
             }
         }
     }
