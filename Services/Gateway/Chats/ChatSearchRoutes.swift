@@ -40,13 +40,13 @@ struct ChatSearchRoutes: Sendable {
 
     func search(_ request: Request, context: HearthRequestContext) async throws -> Answer {
         let user = try context.authenticatedUser()
-        let query = request.uri.queryParameters
-        guard let text = query.get("q")?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
+        let query = FormQuery.parameters(of: request)
+        guard let text = query["q"]?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else {
             throw APIError.invalid("q", "q must be a non-empty query")
         }
         guard text.unicodeScalars.count <= 500 else { throw APIError.invalid("q", "q must be at most 500 characters") }
         var limit = 10
-        if let k = query.get("k") {
+        if let k = query["k"] {
             guard let value = Int(k), (1...50).contains(value) else { throw APIError.invalid("k", "k must be 1 to 50") }
             limit = value
         }

@@ -67,11 +67,7 @@ struct SearchRoutes: Sendable {
 
     func answer(scope: SearchScope, request: Request, context: HearthRequestContext) async throws -> Answer {
         _ = try context.authenticatedUser()
-        var parameters: [String: String] = [:]
-        for (name, value) in request.uri.queryParameters where parameters[String(name)] == nil {
-            parameters[String(name)] = String(value)
-        }
-        let query = try SearchRequest(scope: scope, parameters: parameters, allergens: allergens).query
+        let query = try SearchRequest(scope: scope, parameters: FormQuery.parameters(of: request), allergens: allergens).query
         let hits: [SearchHit]
         do {
             hits = try await search.search(query)

@@ -42,6 +42,7 @@ public struct ServiceSettings: Sendable {
         projection.maxBatchSize = try environment.int("HEARTH_PROJECTION_BATCH_SIZE", default: projection.maxBatchSize, range: 1...100_000)
         projection.linger = .milliseconds(try environment.int("HEARTH_PROJECTION_LINGER_MS", default: 2, range: 0...10_000))
         projection.maxAttempts = try environment.int("HEARTH_PROJECTION_MAX_ATTEMPTS", default: projection.maxAttempts, range: 1...100)
+        projection.stuckAfter = .seconds(try environment.int("HEARTH_PROJECTION_STUCK_SECONDS", default: 60, range: 1...86_400))
         return ServiceSettings(
             serviceName: service,
             mode: mode,

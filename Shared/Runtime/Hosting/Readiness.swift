@@ -6,7 +6,8 @@ import PostgresNIO
 import Synchronization
 
 /// What `/readyz` checks: Postgres answers, Kafka answers, migrations are applied, and every
-/// projection has its partitions. Kafka is asked at most every two seconds.
+/// projection has its partitions and is not stuck (events wait, no offset moved for a while) or
+/// stopped. Kafka is asked at most every two seconds.
 public final class Readiness: Sendable {
     let client: PostgresClient
     let admin: KafkaAdmin
@@ -35,7 +36,7 @@ public final class Readiness: Sendable {
         checks["kafka"] = await kafkaCache.reachable(admin: admin) ? "ok" : "unreachable"
         checks["migrations"] = gate.isOpen ? "ok" : "pending"
         for runner in runners {
-            checks["projection:\(runner.projection.name)"] = runner.isAssigned ? "ok" : "unassigned"
+            checks["projection:\(runner.projection.name)"] = runner.condition.rawValue
         }
         for extra in extraChecks.withLock({ $0 }) {
             checks[extra.name] = extra.isReady() ? "ok" : "pending"

@@ -9,15 +9,19 @@ public struct ProjectionOptions: Sendable {
     /// First back-off after a failure; doubles up to `maxBackoff`.
     public var initialBackoff: Duration
     public var maxBackoff: Duration
+    /// A runner with events to apply that has moved no offset for this long is stuck: `/readyz`
+    /// says so and `hearth_projection_stuck` is 1.
+    public var stuckAfter: Duration
 
     public init(
         maxBatchSize: Int = 1000, linger: Duration = .milliseconds(2), maxAttempts: Int = 3,
-        initialBackoff: Duration = .milliseconds(50), maxBackoff: Duration = .seconds(5)
+        initialBackoff: Duration = .milliseconds(50), maxBackoff: Duration = .seconds(5), stuckAfter: Duration = .seconds(60)
     ) {
         self.maxBatchSize = maxBatchSize
         self.linger = linger
         self.maxAttempts = maxAttempts
         self.initialBackoff = initialBackoff
         self.maxBackoff = maxBackoff
+        self.stuckAfter = stuckAfter
     }
 }

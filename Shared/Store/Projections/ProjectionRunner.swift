@@ -25,6 +25,22 @@ public final class ProjectionRunner: Service, Sendable {
     private struct State {
         var nextOffsets: [KafkaTopicPartition: Int64] = [:]
         var consumer: KafkaConsumer?
+        /// When an offset last moved, partitions were assigned or nothing waited; and the events
+        /// waiting at the last look.
+        var lastProgress = ContinuousClock.now
+        var lag: Int64 = 0
+        var stopped = false
+    }
+
+    /// What `/readyz` reports of a runner.
+    public enum Condition: String, Sendable {
+        case ok
+        /// The consumer group has not given it its partitions yet.
+        case unassigned
+        /// Events wait and no offset has moved for `ProjectionOptions.stuckAfter`.
+        case stuck
+        /// `run()` has ended.
+        case stopped
     }
 
     public init(
@@ -47,15 +63,25 @@ public final class ProjectionRunner: Service, Sendable {
     /// True once the consumer group has given this instance its partitions (possibly none).
     public var isAssigned: Bool { state.withLock { $0.consumer?.isAssigned ?? false } }
 
+    public var condition: Condition {
+        state.withLock { state in
+            if state.stopped { return .stopped }
+            guard state.consumer?.isAssigned ?? false else { return .unassigned }
+            return state.lag > 0 && ContinuousClock.now - state.lastProgress > options.stuckAfter ? .stuck : .ok
+        }
+    }
+
     /// Next offsets this instance has applied up to, per partition it owns.
     public var appliedOffsets: [KafkaTopicPartition: Int64] { state.withLock { $0.nextOffsets } }
 
     public func run() async throws {
+        defer { state.withLock { $0.stopped = true } }
         // Dead letters and skips are rare: register their series at zero so dashboards and alerts see them.
         for topic in projection.topics {
             Counter(label: "hearth_dlq_events_total", dimensions: [("projection", projection.name), ("topic", topic.name)]).increment(by: 0)
         }
         for reason in ProjectedEventDecoder.SkipReason.allCases { ProjectedEventDecoder.countSkip(reason, projection: projection.name, by: 0) }
+        Gauge(label: "hearth_projection_stuck", dimensions: [("projection", projection.name)]).record(0)
         let buffer = BatchBuffer<KafkaMessage>(capacity: options.maxBatchSize * 4)
         let consumer = try KafkaConsumer(
             configuration: KafkaConsumerConfiguration(
@@ -67,7 +93,10 @@ public final class ProjectionRunner: Service, Sendable {
             logger: logger,
             onAssign: { [self] partitions in
                 let offsets = try await offsetStore.load(partitions, client: client)
-                state.withLock { $0.nextOffsets.merge(offsets) { _, new in new } }
+                state.withLock {
+                    $0.nextOffsets.merge(offsets) { _, new in new }
+                    $0.lastProgress = .now
+                }
                 logger.info("partitions assigned", metadata: ["partitions": "\(partitions.sorted().map { "\($0.topic)/\($0.partition)" })"])
                 return offsets
             },
@@ -207,6 +236,7 @@ public final class ProjectionRunner: Service, Sendable {
             try await offsetStore.advance(finalMoves, on: connection)
         }
         state.withLock { state in
+            state.lastProgress = .now
             for (partition, move) in finalMoves {
                 if let current = state.nextOffsets[partition], current < move.next { state.nextOffsets[partition] = move.next }
             }
@@ -296,12 +326,19 @@ public final class ProjectionRunner: Service, Sendable {
         while !Task.isCancelled {
             let high = await consumer.highWatermarks()
             let applied = state.withLock { $0.nextOffsets }
+            var total: Int64 = 0
             for (partition, end) in high {
                 let lag = max(0, end - (applied[partition] ?? end))
+                total += lag
                 Gauge(label: "hearth_projection_lag", dimensions: [
                     ("projection", projection.name), ("topic", partition.topic), ("partition", String(partition.partition)),
                 ]).record(lag)
             }
+            state.withLock { state in
+                state.lag = total
+                if total == 0 { state.lastProgress = .now }  // caught up: nothing to be stuck on
+            }
+            Gauge(label: "hearth_projection_stuck", dimensions: [("projection", projection.name)]).record(condition == .stuck ? 1 : 0)
             try? await Task.sleep(for: .seconds(2))
         }
     }

@@ -8,6 +8,8 @@ import Synchronization
 public enum ReplayError: Error, CustomStringConvertible {
     case archiveIsTheSource(String)
     case historyLost(partition: KafkaTopicPartition, kafkaStartsAt: Int64, archiveEndsAt: Int64)
+    case alreadyRunning(String)
+    case swapLocked(String, attempts: Int)
 
     public var description: String {
         switch self {
@@ -15,6 +17,10 @@ public enum ReplayError: Error, CustomStringConvertible {
             "\(name) is the event archive itself; it is the source of replays and cannot be rebuilt from itself"
         case .historyLost(let partition, let start, let end):
             "\(partition.topic)/\(partition.partition): Kafka starts at offset \(start) but the archive ends at \(end); events in between are lost"
+        case .alreadyRunning(let name):
+            "a replay of \(name) is already running (it holds the advisory lock '\(ReplayLock.key(name))'); wait for it to finish"
+        case .swapLocked(let name, let attempts):
+            "could not lock \(name)'s tables for the swap within \(ReplayLock.swapLockTimeout) in \(attempts) attempts (a long transaction holds them); nothing was changed, try again"
         }
     }
 }
@@ -111,7 +117,9 @@ public struct ProjectionReplayer: Sendable {
         let total = plans.reduce(0) { $0 + Int($1.end) }
         let decoder = ProjectedEventDecoder(catalogue: catalogue, projection: projection, logger: logger)
 
-        return try await client.withConnection { connection in
+        // Two replays of one projection would drop each other's shadow schema.
+        return try await ReplayLock.holding(projection.name, client: client, logger: logger) {
+          try await client.withConnection { connection in
             try await createShadow(projection, schema: shadow, on: connection)
             var applied = 0
             let skipped = SkipCounter(parked: try await parkedPositions(of: projection, in: deadLetters, watermarks: watermarks))
@@ -163,7 +171,7 @@ public struct ProjectionReplayer: Sendable {
                     after = try await TableChecksum.compute(tables: projection.tables, schema: shadow, connection: connection, logger: logger)
                 } else {
                     try await connection.query("SET synchronous_commit TO on", logger: logger)
-                    applied += try await swap(projection, shadow: shadow, reached: reached, decoder: decoder, skipped: skipped, connection: connection)
+                    applied += try await swapRetryingLocks(projection, shadow: shadow, reached: reached, decoder: decoder, skipped: skipped, connection: connection)
                     after = try await TableChecksum.compute(tables: projection.tables, schema: "public", connection: connection, logger: logger)
                 }
                 try await connection.query("RESET search_path", logger: logger)
@@ -179,6 +187,7 @@ public struct ProjectionReplayer: Sendable {
                 _ = try? await connection.query(PostgresQuery(unsafeSQL: "DROP SCHEMA IF EXISTS \(SQLIdentifier.quoted(shadow)) CASCADE"), logger: logger)
                 throw error
             }
+          }
         }
     }
 
@@ -348,6 +357,25 @@ public struct ProjectionReplayer: Sendable {
         try await connection.query("RESET search_path", logger: logger)
     }
 
+    /// `swap`, again when it could not take its locks within `ReplayLock.swapLockTimeout`: the
+    /// swap waits for the live tables' readers and writers, and every new reader would queue
+    /// behind it, so it gives up quickly, rolls back whole, and tries again a few times.
+    private func swapRetryingLocks(
+        _ projection: any Projection, shadow: String, reached: [KafkaTopicPartition: Int64], decoder: ProjectedEventDecoder,
+        skipped: SkipCounter, connection: PostgresConnection
+    ) async throws -> Int {
+        let attempts = 6
+        for attempt in 1...attempts {
+            do {
+                return try await swap(projection, shadow: shadow, reached: reached, decoder: decoder, skipped: skipped, connection: connection)
+            } catch where ReplayLock.isLockTimeout(error) {
+                logger.warning("the swap could not lock the live tables in time; retrying", metadata: ["projection": "\(projection.name)", "attempt": "\(attempt)"])
+                try await Task.sleep(for: .milliseconds(500 * attempt))
+            }
+        }
+        throw ReplayError.swapLocked(projection.name, attempts: attempts)
+    }
+
     /// Swaps the rebuilt tables in. The live tables are locked first, then the live offsets, in the
     /// same order a running projection takes them, so the two cannot deadlock. Events the live
     /// projection applied while the rebuild ran are applied to the shadow first. Returns how many.
@@ -357,6 +385,7 @@ public struct ProjectionReplayer: Sendable {
     ) async throws -> Int {
         var caughtUp = 0
         try await connection.withTransaction(logger: logger) { transaction in
+            try await transaction.query(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = '\(ReplayLock.swapLockTimeoutMilliseconds)ms'"), logger: logger)
             let tables = projection.tables.sorted().map { "public.\(SQLIdentifier.quoted($0))" }.joined(separator: ", ")
             try await transaction.query(PostgresQuery(unsafeSQL: "LOCK TABLE \(tables) IN ACCESS EXCLUSIVE MODE"), logger: logger)
             var live: [KafkaTopicPartition: Int64] = [:]

@@ -44,6 +44,24 @@ extension BackboneSuite {
             }
         }
 
+        /// Two replays of one projection would drop each other's shadow schema: while one runs (its
+        /// advisory lock held, here by the test), another fails at once and changes nothing.
+        @Test func aSecondReplayOfTheSameProjectionIsRefused() async throws {
+            try await TestEnvironment.withPostgres { client in
+                try await client.withConnection { connection in
+                    _ = try await connection.query("SELECT pg_advisory_lock(hashtext('hearth.replay.households'))", logger: TestEnvironment.logger)
+                    let started = ContinuousClock.now
+                    let refused = try await CommandLineTool.run(["replay", "households"])
+                    _ = try await connection.query("SELECT pg_advisory_unlock(hashtext('hearth.replay.households'))", logger: TestEnvironment.logger)
+                    #expect(refused.status != 0, "\(refused.output)")
+                    #expect(refused.errors.contains("a replay of households is already running"), "\(refused.errors)")
+                    #expect(ContinuousClock.now - started < .seconds(10))
+                }
+            }
+            let replay = try await CommandLineTool.run(["replay", "households", "--dry-run"])
+            #expect(replay.status == 0 && replay.output.contains("identical"), "\(replay.output)\n\(replay.errors)")
+        }
+
         /// `--dry-run` builds the shadow tables and compares, and leaves the live tables alone: a
         /// row spoiled by hand shows as DIFFERENT (exit 3) and stays spoiled. The real replay then
         /// mends it, and the one after that finds nothing to mend.

@@ -10,12 +10,7 @@ extension BackboneSuite {
     /// Runs on a database and a devbroker of its own, the state of a fresh `make run`.
     @Suite struct BundledContentSeed {
         @Test func aNewInstallPublishesTheBundledLibraryOnceAndEmbedsIt() async throws {
-            let database = "hearth_seed_\(UUID().uuidString.prefix(8).lowercased())"
-            let baseURL = try TestEnvironment.databaseURL()
-            let url = try #require(baseURL.range(of: "/", options: .backwards).map { String(baseURL[..<$0.lowerBound]) + "/" + database })
-            try await TestEnvironment.withPostgres { client in
-                _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: TestEnvironment.logger)
-            }
+            let (database, url) = try await SeparateDatabase.create(prefix: "hearth_seed")
             let broker = try await DevBrokerProcess.start()
             defer { broker.stop() }
             do {

@@ -9,12 +9,7 @@ extension BackboneSuite {
     /// fake OpenAI embeddings API, so it neither waits for MiniLM nor disturbs the shared index.
     @Suite struct EmbeddingModelChange {
         @Test func restartingWithAnotherModelReembedsEveryDocument() async throws {
-            let database = "hearth_reembed_\(UUID().uuidString.prefix(8).lowercased())"
-            let baseURL = try TestEnvironment.databaseURL()
-            let url = try #require(baseURL.range(of: "/", options: .backwards).map { String(baseURL[..<$0.lowerBound]) + "/" + database })
-            try await TestEnvironment.withPostgres { client in
-                _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: TestEnvironment.logger)
-            }
+            let (database, url) = try await SeparateDatabase.create(prefix: "hearth_reembed")
             let id = "kb-model-\(UUID().uuidString.prefix(8).lowercased())"
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(id).md")
             try "---\nid: \(id)\ntitle: Model change probe\nkind: tips\nmin_age: 1\nmax_age: 9\n---\n## One\n\nFirst part.\n\n## Two\n\nSecond part."
@@ -75,6 +70,17 @@ extension BackboneSuite {
 
 /// A Postgres client on another database than the suite's, run until `close`.
 final class SeparateDatabase: Sendable {
+    /// Creates an empty database on the suite's server; its name and URL.
+    static func create(prefix: String) async throws -> (name: String, url: String) {
+        let database = "\(prefix)_\(UUID().uuidString.prefix(8).lowercased())"
+        let baseURL = try TestEnvironment.databaseURL()
+        let url = try #require(baseURL.range(of: "/", options: .backwards).map { String(baseURL[..<$0.lowerBound]) + "/" + database })
+        try await TestEnvironment.withPostgres { client in
+            _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: TestEnvironment.logger)
+        }
+        return (database, url)
+    }
+
     let client: PostgresClient
     let task: Task<Void, Never>
 

@@ -189,6 +189,13 @@ extension BackboneSuite {
                 }
                 let unauthenticated = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/rag/search/all"))
                 #expect(unauthenticated.status == 401)
+                // A query string as forms and URLSearchParams write it: '+' is a space, '%2B' a plus.
+                for (raw, expected) in [("q=quick+chicken+dinner&k=3", "quick chicken dinner"), ("q=a%2Bb+c&k=3", "a+b c")] {
+                    var components = URLComponents(url: gateway.baseURL.appendingPathComponent("v1/rag/search/recipes"), resolvingAgainstBaseURL: false)!
+                    components.percentEncodedQuery = raw
+                    let reply = try await HTTPTestClient.send("GET", components.url!, headers: user.headers)
+                    #expect(reply.status == 200 && reply.json["query"] as? String == expected, "\(raw): \(reply.json)")
+                }
                 // The tables are all still there.
                 let documents = try await TestEnvironment.withPostgres { client in
                     try await KnowledgeStack.count(client, "SELECT count(*) FROM content_documents")

@@ -1,0 +1,39 @@
+import Logging
+import PostgresNIO
+
+/// One replay of a projection at a time, across processes and machines: a session-level advisory
+/// lock on a connection of its own, held for the whole rebuild. A second replay fails at once
+/// instead of dropping the first's shadow schema. If the process dies, Postgres ends the session
+/// and the lock with it.
+enum ReplayLock {
+    /// How long the swap waits for the live tables' locks before it rolls back and tries again.
+    static let swapLockTimeoutMilliseconds = 5_000
+    static var swapLockTimeout: Duration { .milliseconds(swapLockTimeoutMilliseconds) }
+
+    static func key(_ projection: String) -> String { "hearth.replay.\(projection)" }
+
+    static func holding<T>(_ projection: String, client: PostgresClient, logger: Logger, _ body: () async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            let key = key(projection)
+            var locked = false
+            for try await granted in try await connection.query("SELECT pg_try_advisory_lock(hashtext(\(key)))", logger: logger).decode(Bool.self) {
+                locked = granted
+            }
+            guard locked else { throw ReplayError.alreadyRunning(projection) }
+            let outcome: Result<T, any Error>
+            do {
+                outcome = .success(try await body())
+            } catch {
+                outcome = .failure(error)
+            }
+            // The connection goes back to the pool, which keeps it open: release explicitly.
+            _ = try? await connection.query("SELECT pg_advisory_unlock(hashtext(\(key)))", logger: logger)
+            return try outcome.get()
+        }
+    }
+
+    /// Postgres's `lock_not_available` (55P03): `lock_timeout` ran out.
+    static func isLockTimeout(_ error: any Error) -> Bool {
+        (FailureClassification.underlying(error) as? PSQLError)?.serverInfo?[.sqlState] == "55P03"
+    }
+}
