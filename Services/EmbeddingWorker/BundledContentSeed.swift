@@ -21,30 +21,58 @@ struct BundledContentSeed: Service {
     let logger: Logger
 
     func run() async throws {
-        do {
-            if let count = try await seedIfNew() {
-                logger.info("content library was empty: published the bundled documents", metadata: ["documents": "\(count)", "topic": "\(Topic.content.name)"])
-            } else {
-                logger.info("content library already managed: nothing to publish")
+        // Decided once, then published until Kafka took every document: a failure part way
+        // (the broker away, the topic not there yet) is retried whole, which is harmless (the
+        // projection skips what it has), instead of leaving a partial library that every later
+        // start would take for managed content.
+        guard let isNew = await retrying("decide whether the content library is new", { try await isNewInstall() }) else { return }
+        if isNew {
+            let documents: [SourceDocument]
+            do {
+                documents = try ContentLibrary.builtIn()
+            } catch {
+                logger.error("the bundled content library cannot be read", metadata: ["error": "\(error)"])
+                try? await gracefulShutdown()
+                return
             }
-        } catch {
-            // Not a reason to stop embedding: the operator can still run `hearthctl ingest`.
-            logger.error("could not publish the bundled content library", metadata: ["error": "\(error)"])
+            let correlationId = "bundled-content-\(UUID().uuidString.lowercased())"
+            let published: Void? = await retrying("publish the bundled content library") {
+                _ = try await publisher.publish(batch: documents.map { publisher.envelope($0.upsertEvent, correlationId: correlationId) })
+            }
+            if published != nil {
+                logger.info("content library was empty: published the bundled documents", metadata: ["documents": "\(documents.count)", "topic": "\(Topic.content.name)"])
+            }
+        } else {
+            logger.info("content library already managed: nothing to publish")
         }
         // A service that returns ends the application; wait for shutdown instead.
         try? await gracefulShutdown()
     }
 
-    /// The number of documents published, or nil when this Hearth already has content.
-    func seedIfNew() async throws -> Int? {
+    /// True when this Hearth has no document and nothing was ever published to `content`.
+    func isNewInstall() async throws -> Bool {
         let rows = try await client.query("SELECT EXISTS (SELECT 1 FROM content_documents) AS any", logger: logger)
-        for try await hasDocuments in rows.decode(Bool.self) where hasDocuments { return nil }
+        for try await hasDocuments in rows.decode(Bool.self) where hasDocuments { return false }
         let partitions = (0..<Int32(Topic.content.partitions)).map { KafkaTopicPartition(topic: Topic.content.name, partition: $0) }
-        let watermarks = try await admin.watermarks(partitions)
-        guard watermarks.values.allSatisfy({ $0.high == 0 }) else { return nil }
-        let documents = try ContentLibrary.builtIn()
-        let correlationId = "bundled-content-\(UUID().uuidString.lowercased())"
-        _ = try await publisher.publish(batch: documents.map { publisher.envelope($0.upsertEvent, correlationId: correlationId) })
-        return documents.count
+        return try await admin.watermarks(partitions).values.allSatisfy { $0.high == 0 }
+    }
+
+    /// `step`, again after a growing pause (1 s to 30 s) while it fails; nil once the service is
+    /// stopping. Not a reason to stop embedding: the operator can still run `hearthctl ingest`.
+    private func retrying<T>(_ what: String, _ step: () async throws -> T) async -> T? {
+        var pause = Duration.seconds(1)
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            do {
+                return try await step()
+            } catch {
+                logger.warning("could not \(what) yet; retrying", metadata: ["error": "\(error)", "retry_in": "\(pause)"])
+                let until = ContinuousClock.now + pause
+                while ContinuousClock.now < until, !Task.isCancelled, !Task.isShuttingDownGracefully {
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
+                pause = min(pause * 2, .seconds(30))
+            }
+        }
+        return nil
     }
 }

@@ -84,6 +84,7 @@ static inline float min_ps(float a, float b) { return a < b ? a : b; }
 #define EXP_LN2_HIGH 0.693145751953125f  // ln 2 in two parts, for an exact reduction
 #define EXP_LN2_LOW 1.428606765330187e-6f
 #define EXP_BIAS_BITS 0xB4C0007Fu        // shifted's bits + this, << 23: (n + 127) << 23
+#define EXP_BIAS_LANE (-1262485377)      // the same 32 bits as a signed lane value, for the vectors
 
 /// e^y, relative error ≤ 1.2e-7: y = n·ln2 + r with |r| ≤ ln2/2, e^r by its degree-7 Taylor
 /// polynomial, 2ⁿ assembled in the exponent bits. Inputs are clamped to [-87, 88].
@@ -264,7 +265,8 @@ int hearth_kernel_best_path(void) {
 // the panel (32 halves), widens it to floats and broadcasts one value of A per row. The panels
 // (all of a layer's weights, one after another) stream from L3; asking for the row 16 steps
 // ahead (1 KB) made a short query ~9 % faster than leaving the stream to the hardware prefetcher.
-// A prefetch past the last panel cannot fault.
+// A prefetch past the last panel cannot fault (its address is computed as an integer, so the
+// pointer past the buffer is never formed).
 
 // AVX-512: 2 accumulators (32 columns) per row, up to 12 rows in the 32 registers.
 #define AVX512_ROW_BLOCK(ROWS)                                                                     \
@@ -277,7 +279,7 @@ int hearth_kernel_best_path(void) {
         }                                                                                          \
         for (int p = 0; p < k; p++) {                                                              \
             const uint16_t *step = panel + (size_t)p * PANEL;                                      \
-            _mm_prefetch((const char *)(step + 16 * PANEL), _MM_HINT_T0);                         \
+            _mm_prefetch((const char *)((uintptr_t)step + 32 * PANEL), _MM_HINT_T0);              \
             __m512 w0 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)step));                \
             __m512 w1 = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i *)(step + 16)));         \
             UNROLLED for (int r = 0; r < ROWS; r++) {                                              \
@@ -306,7 +308,7 @@ int hearth_kernel_best_path(void) {
             }                                                                                      \
             for (int p = 0; p < k; p++) {                                                          \
                 const uint16_t *step = panel + (size_t)p * PANEL + half;                           \
-                _mm_prefetch((const char *)(step + 16 * PANEL), _MM_HINT_T0);                     \
+                _mm_prefetch((const char *)((uintptr_t)step + 32 * PANEL), _MM_HINT_T0);          \
                 __m256 w0 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)step));               \
                 __m256 w1 = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(step + 8)));         \
                 UNROLLED for (int r = 0; r < ROWS; r++) {                                          \
@@ -371,7 +373,7 @@ AVX2 static inline __m256 exp8(__m256 value) {
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(0.5f));
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
     p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
-    __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_castps_si256(shifted), _mm256_set1_epi32((int)EXP_BIAS_BITS)), 23);
+    __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_castps_si256(shifted), _mm256_set1_epi32(EXP_BIAS_LANE)), 23);
     return _mm256_mul_ps(p, _mm256_castsi256_ps(bits));
 }
 
@@ -508,7 +510,7 @@ int hearth_attention(int path, int length, int head_dim, float scale, const floa
         return 1;
     }
 #endif
-    portable_attention(length, head_dim, scale, q, k, v, ld, context, ldc, scratch + (size_t)(((length + 7) & ~7) * head_dim));
+    portable_attention(length, head_dim, scale, q, k, v, ld, context, ldc, scratch + (size_t)((length + 7) & ~7) * (size_t)head_dim);
     return 1;
 }
 

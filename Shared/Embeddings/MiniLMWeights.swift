@@ -154,7 +154,7 @@ final class MiniLMWeights: @unchecked Sendable {
                 guard hearth_linear_pack(Int32(h), Int32(h), w, qkvPacked.baseAddress! + k * h * h) != 0 else {
                     throw EmbeddingError.invalidTensor(name: prefix + name, reason: "\(h) outputs, not a multiple of 32")
                 }
-                (qkvBias.baseAddress! + k * h).update(from: try tensor(p + "attention.self.\(part).bias", [h]), count: h)
+                (qkvBias.baseAddress! + k * h).initialize(from: try tensor(p + "attention.self.\(part).bias", [h]), count: h)
                 file.releaseResidentPages(of: prefix + name)  // packed: never read again
             }
             layers.append(Layer(

@@ -18,6 +18,9 @@ struct EncoderKernelTests {
     /// rows a kernel call, 64 rows a thread.
     static let cases: [Case] = [1, 2, 5, 6, 7, 11, 12, 13, 24, 25, 48, 49, 127, 128, 256, 257, 601].map { Case(rows: $0, outputs: 96, inputs: 384) }
         + [Case(rows: 5, outputs: 32, inputs: 1), Case(rows: 3, outputs: 1536, inputs: 7), Case(rows: 7, outputs: 64, inputs: 16)]
+        // A few rows with at least `Kernels.minimumMultiplyAddsForColumnSplit` multiply-adds: split
+        // across threads by column panels (where the machine has more than one core).
+        + [Case(rows: 24, outputs: 1152, inputs: 384), Case(rows: 40, outputs: 1536, inputs: 384)]
 
     /// Deterministic values in [-1, 1], different for each phase.
     static func values(_ count: Int, phase: Float) -> [Float] { (0..<count).map { sin(Float($0) * 0.618 + phase) } }
@@ -149,8 +152,9 @@ struct EncoderKernelTests {
     func halfPrecision() {
         var values: [Float] = [0, -0, 1, -1, 0.1, 1.0 / 3, 65504, 65519.99, 65520, -65520, 1e10, .infinity, -.infinity,
                                0x1p-14, 0x1p-15, 0x1p-24, 0x1p-25, 0x1.000002p-25, 0x1p-26, 0x1.8p-24, 0x1.4p-24, 2049, 2051, 4097]
-        // 20,000 bit patterns spread over every exponent (a multiplicative hash of 1…20,000), NaNs left out below.
-        for index in 1...20_000 { values.append(Float(bitPattern: (UInt32(index) &* 2_654_435_761) & 0xBFFF_FFFF)) }
+        // 20,000 bit patterns spread over every sign and exponent (a multiplicative hash of
+        // 1…20,000); NaNs are left out below.
+        for index in 1...20_000 { values.append(Float(bitPattern: UInt32(index) &* 2_654_435_761)) }
         values += Self.values(5_000, phase: 0.3).map { $0 * 1e-5 }
         var wrong: [String] = []
         for value in values where !value.isNaN && hearth_float_to_half(value) != Float16(value).bitPattern {

@@ -11,7 +11,8 @@ enum FormQuery {
         for pair in (request.uri.query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = decode(parts[0]), !name.isEmpty, parameters[name] == nil else { continue }
-            parameters[name] = parts.count > 1 ? decode(parts[1]) ?? String(parts[1]) : ""
+            // A value with a malformed percent-escape is kept as written, its '+' still a space.
+            parameters[name] = parts.count > 1 ? decode(parts[1]) ?? parts[1].replacingOccurrences(of: "+", with: " ") : ""
         }
         return parameters
     }

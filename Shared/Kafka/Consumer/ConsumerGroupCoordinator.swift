@@ -17,6 +17,7 @@ final class ConsumerGroupCoordinator: Sendable {
 
     private struct State {
         var assignment: Set<KafkaTopicPartition> = []
+        var generation: UInt64 = 0
         var everAssigned = false
         var failure: (any Error)?
     }
@@ -29,6 +30,10 @@ final class ConsumerGroupCoordinator: Sendable {
     }
 
     var assignment: Set<KafkaTopicPartition> { state.withLock { $0.assignment } }
+    /// Counts assignments; raised before `onAssign` runs, so the handler reads the generation that
+    /// every message of the new assignment will carry (messages are stamped on the poll thread,
+    /// which also runs the rebalance callback).
+    var generation: UInt64 { state.withLock { $0.generation } }
     var everAssigned: Bool { state.withLock { $0.everAssigned } }
     var failure: (any Error)? { state.withLock { $0.failure } }
 
@@ -63,6 +68,7 @@ final class ConsumerGroupCoordinator: Sendable {
             dropAll(rk, partitions, cooperative: cooperative, list: list)
             return
         }
+        state.withLock { $0.generation += 1 }
         let onAssign = onAssign
         switch BlockingBridge.wait({ try await onAssign(partitions) }) {
         case .success(let offsets):

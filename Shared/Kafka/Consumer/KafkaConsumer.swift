@@ -83,6 +83,10 @@ public final class KafkaConsumer: Service, AsyncSequence, Sendable {
     /// True once the group has assigned this member partitions at least once.
     public var isAssigned: Bool { coordinator.everAssigned }
 
+    /// How many assignments this consumer has had: inside `onAssign`, the generation the new
+    /// assignment's messages carry (`KafkaMessage.assignmentGeneration`).
+    public var assignmentGeneration: UInt64 { coordinator.generation }
+
     public func makeAsyncIterator() -> KafkaMessageIterator {
         KafkaMessageIterator(buffer: buffer, lifetime: nil)
     }
@@ -195,7 +199,8 @@ public final class KafkaConsumer: Service, AsyncSequence, Sendable {
                     }
                     continue
                 }
-                let decoded = KafkaMessage(copying: message)
+                var decoded = KafkaMessage(copying: message)
+                decoded.assignmentGeneration = coordinator.generation
                 // A message fetched before a revocation must not reach the application.
                 guard coordinator.owns(decoded.topicPartition) else { continue }
                 _ = buffer.push(decoded, shouldStop: { stop.isSet })

@@ -10,6 +10,10 @@ public struct KafkaMessage: Sendable, Equatable {
     public var headers: [KafkaHeader]
     /// Create or log-append time as the broker reports it; nil when the record has none.
     public var timestamp: Date?
+    /// The consumer's assignment when the message was polled (`KafkaConsumer.assignmentGeneration`):
+    /// a message polled before a partition was revoked and assigned again belongs to the old
+    /// assignment, whatever its offset says, and the application can tell it apart.
+    public var assignmentGeneration: UInt64 = 0
 
     public init(
         topic: String, partition: Int32, offset: Int64, key: [UInt8]?, value: [UInt8],

@@ -24,6 +24,9 @@ public final class ProjectionRunner: Service, Sendable {
 
     private struct State {
         var nextOffsets: [KafkaTopicPartition: Int64] = [:]
+        /// The consumer's assignment generation when each owned partition was last assigned: a
+        /// message of an older one was fetched before a revocation and is stale.
+        var assignedIn: [KafkaTopicPartition: UInt64] = [:]
         var consumer: KafkaConsumer?
         /// When an offset last moved, partitions were assigned or nothing waited; and the events
         /// waiting at the last look.
@@ -93,9 +96,11 @@ public final class ProjectionRunner: Service, Sendable {
             logger: logger,
             onAssign: { [self] partitions in
                 let offsets = try await offsetStore.load(partitions, client: client)
-                state.withLock {
-                    $0.nextOffsets.merge(offsets) { _, new in new }
-                    $0.lastProgress = .now
+                state.withLock { state in
+                    state.nextOffsets.merge(offsets) { _, new in new }
+                    let generation = state.consumer?.assignmentGeneration ?? 0
+                    for partition in partitions { state.assignedIn[partition] = generation }
+                    state.lastProgress = .now
                 }
                 logger.info("partitions assigned", metadata: ["partitions": "\(partitions.sorted().map { "\($0.topic)/\($0.partition)" })"])
                 return offsets
@@ -104,7 +109,12 @@ public final class ProjectionRunner: Service, Sendable {
                 // Their events are the next owner's now: nothing of them may be applied here,
                 // neither what waits in the buffer nor what a batch in flight still holds (`commit`
                 // passes over partitions this runner does not own).
-                state.withLock { state in partitions.forEach { state.nextOffsets[$0] = nil } }
+                state.withLock { state in
+                    for partition in partitions {
+                        state.nextOffsets[partition] = nil
+                        state.assignedIn[partition] = nil
+                    }
+                }
                 let revoked = Set(partitions)
                 buffer.removeAll { revoked.contains($0.topicPartition) }
                 logger.info("partitions revoked", metadata: ["count": "\(partitions.count)"])
@@ -125,6 +135,7 @@ public final class ProjectionRunner: Service, Sendable {
             while let batch = await buffer.nextBatch(max: options.maxBatchSize, linger: options.linger) {
                 guard try await process(batch, consumer: consumer) == .applied else { break }
             }
+            buffer.finish()  // a reader waiting for room must not wait for the consumer to close
             group.cancelAll()
         }
     }
@@ -196,10 +207,17 @@ public final class ProjectionRunner: Service, Sendable {
                 return .applied
             } catch let gap as OffsetGap {
                 guard !reloadedForGap else { throw gap }
-                reloadedForGap = true
-                do { try await refreshOffsets(for: messages) } catch { if await pause(&backoff) { return .stopping } }
+                do {
+                    _ = try await refreshOffsets(for: messages)
+                    reloadedForGap = true
+                } catch {
+                    if await pause(&backoff) { return .stopping }
+                }
             } catch where FailureClassification.isOffsetConflict(error) {
-                do { try await refreshOffsets(for: messages) } catch { if await pause(&backoff) { return .stopping } }
+                // Read again; if the stored offsets are what this runner already held (a row
+                // changed and changed back, or removed by hand), back off rather than spin.
+                let changed = (try? await refreshOffsets(for: messages)) ?? false
+                if !changed, await pause(&backoff) { return .stopping }
             } catch where FailureClassification.isTransient(error) {
                 logger.warning("transient failure, retrying batch", metadata: ["error": "\(FailureClassification.describe(error))"])
                 if await pause(&backoff) { return .stopping }
@@ -210,15 +228,17 @@ public final class ProjectionRunner: Service, Sendable {
     /// One transaction: apply the events not yet applied and move the offsets past them.
     @discardableResult
     private func commit(_ messages: [KafkaMessage], applying: Bool) async throws -> Int {
-        // Only partitions this runner owns: `onAssign` loaded their offsets before any of their
-        // events was delivered, and a revoked one's events belong to the next owner.
-        let known = state.withLock { $0.nextOffsets }
+        // Only partitions this runner owns, and only messages of their current assignment: `onAssign`
+        // loaded their offsets before any of their events was delivered, a revoked one's events
+        // belong to the next owner, and a message the reader held across a revocation is stale (the
+        // consumer delivers that partition again from the stored offset).
+        let (known, assignedIn) = state.withLock { ($0.nextOffsets, $0.assignedIn) }
         var moves: [KafkaTopicPartition: (expected: Int64, next: Int64)] = [:]
         var events: [ProjectedEvent] = []
         events.reserveCapacity(messages.count)
         for message in messages {
             let partition = message.topicPartition
-            guard let expected = known[partition] else { continue }
+            guard let expected = known[partition], message.assignmentGeneration >= assignedIn[partition, default: 0] else { continue }
             let current = moves[partition]?.next ?? expected
             guard message.offset >= current else { continue }  // applied already: a redelivery
             guard message.offset == current else { throw OffsetGap(partition: partition, expected: current, found: message.offset) }
@@ -295,14 +315,21 @@ public final class ProjectionRunner: Service, Sendable {
 
     // MARK: Helpers
 
-    /// Reads the stored offsets again, of the partitions this runner still owns.
-    private func refreshOffsets(for messages: [KafkaMessage]) async throws {
+    /// Reads the stored offsets again, of the partitions this runner still owns. True when one of
+    /// them differed from what the runner held.
+    @discardableResult
+    private func refreshOffsets(for messages: [KafkaMessage]) async throws -> Bool {
         let owned = state.withLock { Set($0.nextOffsets.keys) }
         let partitions = Array(Set(messages.map(\.topicPartition)).intersection(owned))
-        guard !partitions.isEmpty else { return }
+        guard !partitions.isEmpty else { return true }  // none of them is ours any more: nothing to wait for
         let fresh = try await offsetStore.read(partitions, client: client)
-        state.withLock { state in
-            for (partition, offset) in fresh where state.nextOffsets[partition] != nil { state.nextOffsets[partition] = offset }
+        return state.withLock { state in
+            var changed = false
+            for (partition, offset) in fresh where state.nextOffsets[partition] != nil && state.nextOffsets[partition] != offset {
+                state.nextOffsets[partition] = offset
+                changed = true
+            }
+            return changed
         }
     }
 

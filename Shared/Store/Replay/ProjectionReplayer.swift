@@ -117,9 +117,9 @@ public struct ProjectionReplayer: Sendable {
         let total = plans.reduce(0) { $0 + Int($1.end) }
         let decoder = ProjectedEventDecoder(catalogue: catalogue, projection: projection, logger: logger)
 
-        // Two replays of one projection would drop each other's shadow schema.
-        return try await ReplayLock.holding(projection.name, client: client, logger: logger) {
-          try await client.withConnection { connection in
+        return try await client.withConnection { connection in
+          // Two replays of one projection would drop each other's shadow schema.
+          try await ReplayLock.holding(projection.name, on: connection, logger: logger) {
             try await createShadow(projection, schema: shadow, on: connection)
             var applied = 0
             let skipped = SkipCounter(parked: try await parkedPositions(of: projection, in: deadLetters, watermarks: watermarks))

@@ -2,7 +2,7 @@ import Logging
 import PostgresNIO
 
 /// One replay of a projection at a time, across processes and machines: a session-level advisory
-/// lock on a connection of its own, held for the whole rebuild. A second replay fails at once
+/// lock on the rebuild's own connection, held for the whole rebuild. A second replay fails at once
 /// instead of dropping the first's shadow schema. If the process dies, Postgres ends the session
 /// and the lock with it.
 enum ReplayLock {
@@ -12,8 +12,8 @@ enum ReplayLock {
 
     static func key(_ projection: String) -> String { "hearth.replay.\(projection)" }
 
-    static func holding<T>(_ projection: String, client: PostgresClient, logger: Logger, _ body: () async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
+    static func holding<T>(_ projection: String, on connection: PostgresConnection, logger: Logger, _ body: () async throws -> T) async throws -> T {
+        do {
             let key = key(projection)
             var locked = false
             for try await granted in try await connection.query("SELECT pg_try_advisory_lock(hashtext(\(key)))", logger: logger).decode(Bool.self) {

@@ -72,6 +72,66 @@ extension BackboneSuite {
             }
         }
     
+        /// Two gateways share the `households` projection's consumer group: a second one joining
+        /// and the first one leaving while batches are being applied (each event held ~4 ms by a
+        /// trigger, so both rebalances land mid-flow). Every event takes effect exactly once,
+        /// nothing is parked, no runner stops on a gap, and a replay finds the same table.
+        @Test func twoInstancesThroughRebalancesApplyEveryEventOnce() async throws {
+            let marker = "rebalance-\(UUID().uuidString.prefix(8).lowercased())"
+            let envelopes = (0..<3000).map { _ in HouseholdFixtures.event(name: marker) }
+            let ids = envelopes.map(\.data.householdId)
+            let deadLettersBefore = try await HouseholdFixtures.deadLetterEnd()
+            let environment = ["HEARTH_PROJECTION_BATCH_SIZE": "20", "HEARTH_PROJECTION_LINGER_MS": "0"]
+            let logger = TestEnvironment.logger
+            try await TestEnvironment.withPostgres { client in
+                let function = marker.replacingOccurrences(of: "-", with: "_")
+                try await client.query(PostgresQuery(unsafeSQL: """
+                    CREATE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                      IF NEW.name = '\(marker)' THEN PERFORM pg_sleep(0.004); END IF;
+                      RETURN NEW;
+                    END $$
+                    """), logger: logger)
+                try await client.query(PostgresQuery(unsafeSQL:
+                    "CREATE TRIGGER \(function) BEFORE INSERT OR UPDATE ON households FOR EACH ROW EXECUTE FUNCTION \(function)()"), logger: logger)
+                func dropTrigger() async throws {
+                    try await client.query(PostgresQuery(unsafeSQL: "DROP TRIGGER IF EXISTS \(function) ON households"), logger: logger)
+                    try await client.query(PostgresQuery(unsafeSQL: "DROP FUNCTION IF EXISTS \(function)()"), logger: logger)
+                }
+                do {
+                    let first = try ServiceProcess("gateway", environment: environment)
+                    try await first.waitUntilReady()
+                    _ = try await HouseholdFixtures.publish(envelopes)
+                    let second = try ServiceProcess("gateway", environment: environment)
+                    try await second.waitUntilReady()
+                    let midway = try await HouseholdFixtures.projected(ids, client: client).rows
+                    try await Task.sleep(for: .seconds(3))  // the second's join rebalances the group
+                    await first.stop()  // and the first's leaving, again
+                    let leftAt = try await HouseholdFixtures.projected(ids, client: client).rows
+                    let complete = try await KafkaTestEnvironment.eventually(timeout: .seconds(90)) {
+                        try await HouseholdFixtures.projected(ids, client: client).rows == 3000
+                    }
+                    let logs = first.logTail(lines: .max) + second.logTail(lines: .max)
+                    #expect(second.isRunning, "\(second.logTail())")
+                    await second.stop()
+                    try await dropTrigger()
+                    let applied = try await HouseholdFixtures.projected(ids, client: client).rows
+                    #expect(complete, "\(applied) of 3000 applied")
+                    #expect(midway < 3000 && leftAt < 3000, "the rebalances came after the last batch (\(midway), \(leftAt))")
+                    #expect(logs.contains("partitions revoked"))
+                    #expect(!logs.contains("offset gap"))
+                    let projected = try await HouseholdFixtures.projected(ids, client: client)
+                    #expect(projected.changes == 3000, "an event was applied more than once (or not at all)")
+                    #expect(try await HouseholdFixtures.deadLetterEnd() == deadLettersBefore, "nothing goes to the DLQ")
+                } catch {
+                    try? await dropTrigger()
+                    throw error
+                }
+            }
+            let replay = try await CommandLineTool.run(["replay", "households", "--dry-run"])
+            #expect(replay.status == 0 && replay.output.contains("identical"), "\(replay.output)\n\(replay.errors)")
+        }
+
         /// The stored offset of one `households` partition.
         static func storedOffset(partition: Int, client: PostgresClient) async throws -> Int64 {
             let rows = try await client.query(

@@ -33,8 +33,10 @@ import Testing
         }
     }
 
-    @Test("an offset conflict is recognised inside the error a transaction wraps it in")
-    func offsetConflictUnwrapped() {
+    /// PostgresNIO's `PostgresTransactionError` cannot be made outside it: the wrapped case, a
+    /// conflict thrown inside a real transaction, is `ExactlyOnce.anOffsetMovedAheadUnderTheRunnerIsReadAgain`.
+    @Test("an offset conflict is recognised; other errors are not")
+    func offsetConflict() {
         #expect(FailureClassification.isOffsetConflict(OffsetConflict()))
         #expect(!FailureClassification.isOffsetConflict(CancellationError()))
         #expect(FailureClassification.underlying(OffsetConflict()) is OffsetConflict)
