@@ -95,7 +95,7 @@ public final class ProjectionRunner: Service, Sendable {
                 additional: ["fetch.wait.max.ms": "20"]),
             logger: logger,
             onAssign: { [self] partitions in
-                let offsets = try await offsetStore.load(partitions, client: client)
+                let offsets = try await loadOffsetsRetrying(partitions)
                 state.withLock { state in
                     state.nextOffsets.merge(offsets) { _, new in new }
                     let generation = state.consumer?.assignmentGeneration ?? 0
@@ -137,6 +137,27 @@ public final class ProjectionRunner: Service, Sendable {
             }
             buffer.finish()  // a reader waiting for room must not wait for the consumer to close
             group.cancelAll()
+        }
+    }
+
+    /// How long an assignment may keep failing to read its start offsets for passing reasons
+    /// (Postgres restarting) before the consumer gives up and the service stops saying why.
+    static let assignmentDeadline: Duration = .seconds(60)
+
+    /// The stored offsets of newly assigned partitions, read again with back-off while Postgres
+    /// fails for a passing reason: a restart of Postgres during a rebalance must not end the
+    /// process. Runs on the consumer's poll thread (inside the rebalance), so it is bounded.
+    private func loadOffsetsRetrying(_ partitions: [KafkaTopicPartition]) async throws -> [KafkaTopicPartition: Int64] {
+        let deadline = ContinuousClock.now + Self.assignmentDeadline
+        var backoff = options.initialBackoff
+        while true {
+            do {
+                return try await offsetStore.load(partitions, client: client)
+            } catch where FailureClassification.isTransient(error) && ContinuousClock.now + backoff < deadline {
+                logger.warning("cannot read the assigned partitions' offsets yet; retrying", metadata: ["error": "\(FailureClassification.describe(error))"])
+                try await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, options.maxBackoff)
+            }
         }
     }
 

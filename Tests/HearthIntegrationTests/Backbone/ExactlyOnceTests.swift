@@ -132,6 +132,48 @@ extension BackboneSuite {
             #expect(replay.status == 0 && replay.output.contains("identical"), "\(replay.output)\n\(replay.errors)")
         }
 
+        /// Reading the assigned partitions' offsets fails twice (as while Postgres restarts): the
+        /// runner reads again with back-off instead of stopping the process.
+        @Test func aPassingFailureWhileAssigningIsRetried() async throws {
+            let suffix = UUID().uuidString.prefix(8).lowercased()
+            let logger = TestEnvironment.logger
+            try await TestEnvironment.withPostgres { client in
+                try await client.query(PostgresQuery(unsafeSQL: "CREATE SEQUENCE assign_failures_\(suffix)"), logger: logger)
+                try await client.query(PostgresQuery(unsafeSQL: """
+                    CREATE FUNCTION assign_failures_\(suffix)() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                      IF NEW.projection = 'households' AND nextval('assign_failures_\(suffix)') <= 2 THEN
+                        RAISE EXCEPTION 'flaky' USING ERRCODE = '40001';
+                      END IF;
+                      RETURN NEW;
+                    END $$
+                    """), logger: logger)
+                try await client.query(PostgresQuery(unsafeSQL:
+                    "CREATE TRIGGER assign_failures_\(suffix) BEFORE INSERT ON projection_offsets FOR EACH ROW EXECUTE FUNCTION assign_failures_\(suffix)()"),
+                    logger: logger)
+                func dropTrigger() async throws {
+                    try await client.query(PostgresQuery(unsafeSQL: "DROP TRIGGER IF EXISTS assign_failures_\(suffix) ON projection_offsets"), logger: logger)
+                    try await client.query(PostgresQuery(unsafeSQL: "DROP FUNCTION IF EXISTS assign_failures_\(suffix)()"), logger: logger)
+                    try await client.query(PostgresQuery(unsafeSQL: "DROP SEQUENCE IF EXISTS assign_failures_\(suffix)"), logger: logger)
+                }
+                do {
+                    let household = UUID()
+                    try await ServiceProcess.with("gateway") { gateway in
+                        _ = try await HouseholdFixtures.publish([HouseholdFixtures.event(id: household)])
+                        let applied = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                            try await HouseholdFixtures.projected([household], client: client).changes == 1
+                        }
+                        #expect(applied, "\(gateway.logTail())")
+                        #expect(gateway.logTail(lines: .max).contains("cannot read the assigned partitions' offsets yet"))
+                    }
+                    try await dropTrigger()
+                } catch {
+                    try? await dropTrigger()
+                    throw error
+                }
+            }
+        }
+
         /// The stored offset of one `households` partition.
         static func storedOffset(partition: Int, client: PostgresClient) async throws -> Int64 {
             let rows = try await client.query(
