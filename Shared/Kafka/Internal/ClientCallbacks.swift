@@ -1,5 +1,6 @@
 import CRdKafka
 import Logging
+import Synchronization
 
 /// What librdkafka's C callbacks need from Swift, reached through the handle's opaque pointer.
 /// Retained for the lifetime of the handle and released after `rd_kafka_destroy`.
@@ -7,6 +8,8 @@ final class ClientCallbacks: Sendable {
     let logger: Logger
     /// Present on group consumers only.
     let group: ConsumerGroupCoordinator?
+    /// The fatal error librdkafka reported, if any: the client can no longer be used.
+    let fatalError = Mutex<KafkaError?>(nil)
 
     init(logger: Logger, group: ConsumerGroupCoordinator? = nil) {
         self.logger = logger
@@ -35,9 +38,9 @@ final class ClientCallbacks: Sendable {
             if error.isFatal, let rk {
                 var errstr = [CChar](repeating: 0, count: 512)
                 let code = rd_kafka_fatal_error(rk, &errstr, errstr.count)
-                callbacks.logger.critical("fatal librdkafka error", metadata: [
-                    "error": "\(KafkaError(code, message: RdKafkaConfig.cString(errstr)))",
-                ])
+                let fatal = KafkaError(code, message: RdKafkaConfig.cString(errstr))
+                callbacks.fatalError.withLock { if $0 == nil { $0 = fatal } }
+                callbacks.logger.critical("fatal librdkafka error", metadata: ["error": "\(fatal)"])
             } else {
                 // Most are transient (broker reconnects); librdkafka retries on its own.
                 callbacks.logger.warning("librdkafka error", metadata: ["error": "\(error)"])

@@ -11,6 +11,7 @@ import Synchronization
 public final class KafkaProducer: Service, Sendable {
     private let handle: RdKafkaHandle
     private let logger: Logger
+    private let callbacks: ClientCallbacks
     private let state = Mutex(Lifecycle.open)
     private let stopPolling = StopFlag()
     private let closed = OneShotEvent<Void>()
@@ -26,6 +27,7 @@ public final class KafkaProducer: Service, Sendable {
         self.logger = logger
         let conf = try RdKafkaConfig.make(configuration.properties)
         let callbacks = ClientCallbacks(logger: logger)
+        self.callbacks = callbacks
         let retainedCallbacks = callbacks.install(on: conf)
         rd_kafka_conf_set_dr_msg_cb(conf) { _, message, _ in
             guard let message, let opaque = message.pointee._private else { return }
@@ -81,6 +83,16 @@ public final class KafkaProducer: Service, Sendable {
             retainedCallbacks.release()
             closed.signal()
         }
+    }
+
+    /// The fatal error librdkafka reported (an idempotent producer that lost its state): every
+    /// send fails from then on, and the process must be restarted. `/readyz` reports it.
+    public var fatalError: KafkaError? { callbacks.fatalError.withLock { $0 } }
+
+    /// Raises a fatal error as librdkafka would (`rd_kafka_test_fatal_error`), for tests of what
+    /// the service does then.
+    func raiseFatalErrorForTesting(_ reason: String) {
+        _ = handle.withLease { rd_kafka_test_fatal_error($0, RD_KAFKA_RESP_ERR__FATAL, reason) }
     }
 
     /// Sends one message and returns once the broker acknowledged it.

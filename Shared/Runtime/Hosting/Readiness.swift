@@ -13,15 +13,18 @@ public final class Readiness: Sendable {
     let admin: KafkaAdmin
     let gate: StartupGate
     let runners: [ProjectionRunner]
+    let producer: KafkaProducer?
     let logger: Logger
     private let kafkaCache = KafkaReachabilityCache()
     private let extraChecks = Mutex<[(name: String, isReady: @Sendable () -> Bool)]>([])
 
-    public init(client: PostgresClient, admin: KafkaAdmin, gate: StartupGate, runners: [ProjectionRunner], logger: Logger) {
+    /// `producer`: the process's producer, which is not ready once librdkafka reported it fatal.
+    public init(client: PostgresClient, admin: KafkaAdmin, gate: StartupGate, runners: [ProjectionRunner], producer: KafkaProducer? = nil, logger: Logger) {
         self.client = client
         self.admin = admin
         self.gate = gate
         self.runners = runners
+        self.producer = producer
         self.logger = logger
     }
 
@@ -35,6 +38,7 @@ public final class Readiness: Sendable {
         checks["postgres"] = await postgresReachable() ? "ok" : "unreachable"
         checks["kafka"] = await kafkaCache.reachable(admin: admin) ? "ok" : "unreachable"
         checks["migrations"] = gate.isOpen ? "ok" : "pending"
+        if let producer { checks["kafka_producer"] = producer.fatalError == nil ? "ok" : "fatal" }
         for runner in runners {
             checks["projection:\(runner.projection.name)"] = runner.condition.rawValue
         }

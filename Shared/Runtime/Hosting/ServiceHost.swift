@@ -66,7 +66,7 @@ public struct ServiceHost: Sendable {
         self.readModelChanges = ReadModelChangeFeed(client: postgres, logger: logger)
         self.readiness = Readiness(
             client: postgres, admin: KafkaAdmin(bootstrapServers: settings.kafkaBootstrap, logger: logger),
-            gate: gate, runners: runners, logger: logger)
+            gate: gate, runners: runners, producer: producer, logger: logger)
         logger.info("configured", metadata: [
             "database": "\(database.redacted)", "kafka": "\(settings.kafkaBootstrap)",
             "http": "\(settings.httpHost):\(settings.httpPort)", "mode": "\(settings.mode.rawValue)",
