@@ -57,4 +57,18 @@ import Testing
         #expect(try decoder.decode(position: Self.position, value: Self.bytes(Self.upserted), hint: nil)?.payload as? HouseholdUpserted == Self.upserted)
         #expect(try decoder.decode(position: Self.position, value: Self.bytes(Self.added), hint: nil)?.payload as? HouseholdMemberAdded == Self.added)
     }
+
+    /// A producer upgraded before its consumers: the event must not be skipped (its offset would
+    /// move past it, and it would be lost until a replay), but refused, so the runner holds.
+    @Test func aNewerVersionThanThisBuildKnowsIsRefusedNotSkipped() throws {
+        let text = String(decoding: try Self.bytes(Self.upserted), as: UTF8.self)
+        #expect(text.contains(#""version":\#(HouseholdUpserted.version)"#))
+        let newer = Array(text.replacingOccurrences(of: #""version":\#(HouseholdUpserted.version)"#, with: #""version":99"#).utf8)
+        let decoder = ProjectedEventDecoder(catalogue: .hearth, projection: Everything(), logger: Logger(label: "test"))
+        #expect(throws: NewerEventVersion.self) { try decoder.decode(position: Self.position, value: newer, hint: nil) }
+        #expect(throws: NewerEventVersion.self) { try decoder.decode(position: Self.position, value: newer, hint: (HouseholdUpserted.eventType, 99)) }
+        // A projection that does not read the type still passes over it.
+        let members = ProjectedEventDecoder(catalogue: .hearth, projection: MembersOnly(), logger: Logger(label: "test"))
+        #expect(try members.decode(position: Self.position, value: newer, hint: nil) == nil)
+    }
 }

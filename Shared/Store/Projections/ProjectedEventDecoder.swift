@@ -4,7 +4,7 @@ import Logging
 import Metrics
 
 /// Turns stored bytes (from Kafka or from the archive) into what a projection applies, skipping
-/// event types and versions this build does not know.
+/// event types this build does not know and refusing versions newer than it knows.
 struct ProjectedEventDecoder: Sendable {
     let catalogue: EventCatalogue
     let projection: String
@@ -62,7 +62,7 @@ struct ProjectedEventDecoder: Sendable {
         Counter(label: "hearth_events_skipped_total", dimensions: [("projection", projection), ("reason", reason.rawValue)]).increment(by: count)
     }
 
-    private func projected(_ outcome: DecodeOutcome, position: EventPosition, value: [UInt8]) -> ProjectedEvent? {
+    private func projected(_ outcome: DecodeOutcome, position: EventPosition, value: [UInt8]) throws -> ProjectedEvent? {
         switch outcome {
         case .event(let event):
             return ProjectedEvent(position: position, metadata: event.metadata, payload: event.payload, value: value)
@@ -71,12 +71,24 @@ struct ProjectedEventDecoder: Sendable {
             logger.debug("skipping an event of unknown type", metadata: ["type": "\(metadata.type)", "correlation_id": "\(metadata.correlationId)"])
             return nil
         case .newerVersion(let metadata, let known):
+            // Not skipped: a producer upgraded before this consumer would otherwise lose the
+            // event here until a replay. The runner holds the partition until a build that knows
+            // the version runs (and `/readyz` says the projection is stuck meanwhile).
             Self.countSkip(.newerVersion, projection: projection)
-            logger.warning("skipping an event newer than this build understands", metadata: [
-                "type": "\(metadata.type)", "version": "\(metadata.version)", "known_version": "\(known)",
-                "correlation_id": "\(metadata.correlationId)",
-            ])
-            return nil
+            throw NewerEventVersion(position: position, type: metadata.type, version: metadata.version, known: known)
         }
+    }
+}
+
+/// An event of a newer version than this build's catalogue knows: the consumer must be upgraded
+/// before it can apply it, and it must neither skip nor park it meanwhile.
+public struct NewerEventVersion: Error, CustomStringConvertible {
+    public let position: EventPosition
+    public let type: String
+    public let version: Int
+    public let known: Int
+
+    public var description: String {
+        "\(type) v\(version) at \(position) is newer than this build knows (v\(known)): holding the partition until a build that knows it runs"
     }
 }

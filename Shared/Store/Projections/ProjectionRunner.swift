@@ -226,6 +226,9 @@ public final class ProjectionRunner: Service, Sendable {
             do {
                 try await commit(messages, applying: applying)
                 return .applied
+            } catch let newer as NewerEventVersion {
+                logger.warning("holding a partition at an event newer than this build", metadata: ["error": "\(newer)"])
+                if await pause(&backoff) { return .stopping }
             } catch let gap as OffsetGap {
                 guard !reloadedForGap else { throw gap }
                 do {

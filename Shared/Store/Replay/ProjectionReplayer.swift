@@ -270,7 +270,7 @@ public struct ProjectionReplayer: Sendable {
                 for try await (offset, type, version, envelope) in rows.decode((Int64, String, Int, String).self) {
                     last = offset
                     let position = EventPosition(topic: partition.topic, partition: partition.partition, offset: offset)
-                    if let event = skipped.decoding(position, { try decoder.decode(position: position, value: Array(envelope.utf8), hint: (type, version)) }) {
+                    if let event = try skipped.decoding(position, { try decoder.decode(position: position, value: Array(envelope.utf8), hint: (type, version)) }) {
                         events.append(event)
                     }
                 }
@@ -301,7 +301,7 @@ public struct ProjectionReplayer: Sendable {
             lastOffsets[message.topicPartition] = message.offset
             readSinceHandled += 1
             let position = EventPosition(topic: message.topic, partition: message.partition, offset: message.offset)
-            if let event = skipped.decoding(position, { try decoder.decode(position: position, value: message.value, hint: EventHeaders.typeHint(of: message)) }) {
+            if let event = try skipped.decoding(position, { try decoder.decode(position: position, value: message.value, hint: EventHeaders.typeHint(of: message)) }) {
                 events.append(event)
             }
             // Counted in messages read, not events kept (never more), so that progress moves while
@@ -432,13 +432,16 @@ final class SkipCounter: Sendable {
 
     func add() { skipped.withLock { $0 += 1 } }
 
-    func decoding(_ position: EventPosition, _ decode: () throws -> ProjectedEvent?) -> ProjectedEvent? {
+    func decoding(_ position: EventPosition, _ decode: () throws -> ProjectedEvent?) throws -> ProjectedEvent? {
         if parked.contains(position) {
             add()
             return nil
         }
         do {
             return try decode()
+        } catch let newer as NewerEventVersion {
+            // A replay by a build older than the events would leave them out: refuse instead.
+            throw newer
         } catch {
             add()
             return nil
