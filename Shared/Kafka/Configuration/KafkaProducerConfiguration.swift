@@ -13,14 +13,22 @@ public struct KafkaProducerConfiguration: Sendable {
     /// flight and no linger, every message would be its own request: measured against the dev
     /// broker, half the throughput of 16 concurrent writers.) Idempotence allows at most 5.
     public var maxInFlightRequests: Int = 1
+    /// How long a message may wait for the broker's acknowledgement before its send fails with a
+    /// retriable `_MSG_TIMED_OUT` (librdkafka's `message.timeout.ms`, 300 s by default there): an
+    /// HTTP request waiting on its event answers 503 then instead of hanging for minutes.
+    public var deliveryTimeoutMs: Int = 10_000
     /// Raw librdkafka properties, applied last (they override everything above).
     public var additional: [String: String] = [:]
 
-    public init(bootstrapServers: String, clientId: String, lingerMs: Double = 0, maxInFlightRequests: Int = 1, additional: [String: String] = [:]) {
+    public init(
+        bootstrapServers: String, clientId: String, lingerMs: Double = 0, maxInFlightRequests: Int = 1, deliveryTimeoutMs: Int = 10_000,
+        additional: [String: String] = [:]
+    ) {
         self.bootstrapServers = bootstrapServers
         self.clientId = clientId
         self.lingerMs = lingerMs
         self.maxInFlightRequests = maxInFlightRequests
+        self.deliveryTimeoutMs = deliveryTimeoutMs
         self.additional = additional
     }
 
@@ -33,6 +41,7 @@ public struct KafkaProducerConfiguration: Sendable {
             "acks": "all",
             "linger.ms": Self.milliseconds(lingerMs),
             "max.in.flight.requests.per.connection": String(maxInFlightRequests),
+            "message.timeout.ms": String(deliveryTimeoutMs),
         ]
         properties.merge(additional) { _, new in new }
         return properties

@@ -20,6 +20,9 @@ public struct ServiceSettings: Sendable {
     /// allowed; default 0: it batches while a request is in flight instead, see
     /// `KafkaProducerConfiguration.maxInFlightRequests`).
     public var producerLingerMs: Double
+    /// How long an event may wait for Kafka's acknowledgement (`HEARTH_KAFKA_DELIVERY_TIMEOUT_MS`,
+    /// default 10 s); then the send fails and a request answers 503 `event_not_acknowledged`.
+    public var producerDeliveryTimeoutMs: Int
     public var environment: EnvironmentReader
 
     public static let defaultDatabaseURL = "postgres://hearth:hearth@127.0.0.1:55432/hearth"
@@ -55,6 +58,7 @@ public struct ServiceSettings: Sendable {
             runDirectory: environment.string("HEARTH_RUN_DIR", default: ".run"),
             projection: projection,
             producerLingerMs: try environment.decimal("HEARTH_PRODUCER_LINGER_MS", default: 0, range: 0...1_000),
+            producerDeliveryTimeoutMs: try environment.int("HEARTH_KAFKA_DELIVERY_TIMEOUT_MS", default: 10_000, range: 1_000...300_000),
             environment: environment)
     }
 }

@@ -74,6 +74,11 @@ public struct APIError: Error, Sendable {
             // The request's event is bigger than Kafka takes: nothing was written, and the same
             // request will never fit. The routes' own limits should make this unreachable.
             return APIError(.contentTooLarge, code: "payload_too_large", message: "the change is too large to record")
+        case let error as KafkaError where error.isRetriable && !error.isFatal:
+            // Kafka did not acknowledge in time (a broker down, `HEARTH_KAFKA_DELIVERY_TIMEOUT_MS`):
+            // the change may or may not have been recorded; the client retries.
+            return APIError(.serviceUnavailable, code: "event_not_acknowledged", message: "the change was not acknowledged in time; retry shortly",
+                            headers: [.retryAfter: "1"])
         default:
             return nil
         }

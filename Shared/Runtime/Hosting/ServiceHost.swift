@@ -53,7 +53,8 @@ public struct ServiceHost: Sendable {
         self.postgres = PostgresClient(configuration: database.client, backgroundLogger: logger)
         self.producer = try KafkaProducer(
             configuration: KafkaProducerConfiguration(
-                bootstrapServers: settings.kafkaBootstrap, clientId: "hearth-\(settings.serviceName)", lingerMs: settings.producerLingerMs),
+                bootstrapServers: settings.kafkaBootstrap, clientId: "hearth-\(settings.serviceName)", lingerMs: settings.producerLingerMs,
+                deliveryTimeoutMs: settings.producerDeliveryTimeoutMs),
             logger: logger)
         self.publisher = EventPublisher(producer: producer, source: settings.serviceName)
         self.migrations = try ReadModelCatalogue.migrations(of: owner)

@@ -57,3 +57,33 @@ extension BackboneSuite {
         }
     }
 }
+
+extension BackboneSuite {
+    /// A write waits for Kafka's acknowledgement; with the broker gone it must not hang for
+    /// librdkafka's default five minutes: after `HEARTH_KAFKA_DELIVERY_TIMEOUT_MS` it answers 503
+    /// `event_not_acknowledged` with `Retry-After`. On a broker and database of its own.
+    @Suite struct UnacknowledgedWrites {
+        @Test func aWriteKafkaDoesNotAcknowledgeAnswers503InsteadOfHanging() async throws {
+            let (database, url) = try await SeparateDatabase.create(prefix: "hearth_unacked")
+            let broker = try await DevBrokerProcess.start()
+            defer { broker.stop() }
+            do {
+                let environment = ["HEARTH_DATABASE_URL": url, "HEARTH_KAFKA_BOOTSTRAP": broker.bootstrap, "HEARTH_KAFKA_DELIVERY_TIMEOUT_MS": "2000"]
+                try await ServiceProcess.with("gateway", environment: environment) { gateway in
+                    let user = try await GatewayUser.signIn(gateway)
+                    broker.stop()
+                    let started = ContinuousClock.now
+                    let reply = try await HTTPTestClient.postJSON(
+                        gateway.baseURL.appendingPathComponent("v1/households/upsert"), ["name": "Unacknowledged", "prefs": ["adults": 1]], headers: user.headers)
+                    #expect(reply.status == 503 && reply.errorCode == "event_not_acknowledged", "\(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
+                    #expect(reply.header("Retry-After") == "1")
+                    #expect(ContinuousClock.now - started < .seconds(15))
+                }
+            } catch {
+                try? await EmbeddingModelChange.drop(database)
+                throw error
+            }
+            try await EmbeddingModelChange.drop(database)
+        }
+    }
+}

@@ -90,6 +90,7 @@ final class DevBrokerProcess {
         throw DevBrokerStartFailure(log: String(printed.suffix(2000)))
     }
 
+    /// Stops the broker (a second call does nothing more) and removes its files.
     func stop() {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
