@@ -41,7 +41,8 @@ public struct KafkaProducerConfiguration: Sendable {
             "acks": "all",
             "linger.ms": Self.milliseconds(lingerMs),
             "max.in.flight.requests.per.connection": String(maxInFlightRequests),
-            "message.timeout.ms": String(deliveryTimeoutMs),
+            // librdkafka requires it above the linger.
+            "message.timeout.ms": String(max(deliveryTimeoutMs, Int(lingerMs.rounded(.up)) + 1_000)),
         ]
         properties.merge(additional) { _, new in new }
         return properties

@@ -260,16 +260,27 @@ public final class ProjectionRunner: Service, Sendable {
         var moves: [KafkaTopicPartition: (expected: Int64, next: Int64)] = [:]
         var events: [ProjectedEvent] = []
         events.reserveCapacity(messages.count)
+        // An event newer than this build holds the projection there: what comes before it is
+        // applied, then the refusal is thrown for the caller to wait on.
+        var heldAt: NewerEventVersion?
         for message in messages {
             let partition = message.topicPartition
             guard let expected = known[partition], message.assignmentGeneration >= assignedIn[partition, default: 0] else { continue }
             let current = moves[partition]?.next ?? expected
             guard message.offset >= current else { continue }  // applied already: a redelivery
             guard message.offset == current else { throw OffsetGap(partition: partition, expected: current, found: message.offset) }
-            if applying, let event = try decode(message) { events.append(event) }
+            do {
+                if applying, let event = try decode(message) { events.append(event) }
+            } catch let newer as NewerEventVersion {
+                heldAt = newer
+                break
+            }
             moves[partition] = (expected: expected, next: message.offset + 1)
         }
-        guard !moves.isEmpty else { return 0 }
+        guard !moves.isEmpty else {
+            if let heldAt { throw heldAt }
+            return 0
+        }
         let toApply = events
         let finalMoves = moves
         try await client.withTransaction(logger: logger) { connection in
@@ -285,6 +296,7 @@ public final class ProjectionRunner: Service, Sendable {
                 if let current = state.nextOffsets[partition], current < move.next { state.nextOffsets[partition] = move.next }
             }
         }
+        if let heldAt { throw heldAt }
         return toApply.count
     }
 
