@@ -10,6 +10,7 @@ public enum ReplayError: Error, CustomStringConvertible {
     case historyLost(partition: KafkaTopicPartition, kafkaStartsAt: Int64, archiveEndsAt: Int64)
     case alreadyRunning(String)
     case swapLocked(String, attempts: Int)
+    case parkedDuringRebuild(String, [EventPosition])
 
     public var description: String {
         switch self {
@@ -17,6 +18,8 @@ public enum ReplayError: Error, CustomStringConvertible {
             "\(name) is the event archive itself; it is the source of replays and cannot be rebuilt from itself"
         case .historyLost(let partition, let start, let end):
             "\(partition.topic)/\(partition.partition): Kafka starts at offset \(start) but the archive ends at \(end); events in between are lost"
+        case .parkedDuringRebuild(let name, let positions):
+            "the live \(name) projection parked \(positions.map(\.description).joined(separator: ", ")) while the rebuild had already applied them; nothing was swapped, run the replay again"
         case .alreadyRunning(let name):
             "a replay of \(name) is already running (it holds the advisory lock '\(ReplayLock.key(name))'); wait for it to finish"
         case .swapLocked(let name, let attempts):
@@ -170,6 +173,11 @@ public struct ProjectionReplayer: Sendable {
                 if dryRun {
                     after = try await TableChecksum.compute(tables: projection.tables, schema: shadow, connection: connection, logger: logger)
                 } else {
+                    // What the live runner parked meanwhile: left out of the catch-up too; one the
+                    // rebuild already applied would make the tables differ from the live ones.
+                    let parkedNow = try await parkedPositions(of: projection, in: deadLetters, watermarks: try await admin.watermarks(deadLetters))
+                    let appliedAlready = skipped.addParked(parkedNow, reached: reached)
+                    guard appliedAlready.isEmpty else { throw ReplayError.parkedDuringRebuild(projection.name, appliedAlready) }
                     try await connection.query("SET synchronous_commit TO on", logger: logger)
                     applied += try await swapRetryingLocks(projection, shadow: shadow, reached: reached, decoder: decoder, skipped: skipped, connection: connection)
                     after = try await TableChecksum.compute(tables: projection.tables, schema: "public", connection: connection, logger: logger)
@@ -422,18 +430,28 @@ public struct ProjectionReplayer: Sendable {
 /// cannot be decoded or applied. A class: the reading loop and the apply step both add to it.
 final class SkipCounter: Sendable {
     private let skipped = Mutex(0)
-    private let parked: Set<EventPosition>
+    private let parked: Mutex<Set<EventPosition>>
 
     init(parked: Set<EventPosition>) {
-        self.parked = parked
+        self.parked = Mutex(parked)
     }
 
     var count: Int { skipped.withLock { $0 } }
 
+    /// Positions the live runner parked while the rebuild ran, so the swap's catch-up leaves them
+    /// out too; the ones among them the rebuild had already applied (below `reached`) are returned.
+    func addParked(_ positions: Set<EventPosition>, reached: [KafkaTopicPartition: Int64]) -> [EventPosition] {
+        parked.withLock { parked in
+            let new = positions.subtracting(parked)
+            parked.formUnion(new)
+            return new.filter { $0.offset < reached[KafkaTopicPartition(topic: $0.topic, partition: $0.partition), default: 0] }.sorted { $0.offset < $1.offset }
+        }
+    }
+
     func add() { skipped.withLock { $0 += 1 } }
 
     func decoding(_ position: EventPosition, _ decode: () throws -> ProjectedEvent?) throws -> ProjectedEvent? {
-        if parked.contains(position) {
+        if parked.withLock({ $0.contains(position) }) {
             add()
             return nil
         }
