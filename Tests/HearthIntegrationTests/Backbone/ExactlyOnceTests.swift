@@ -73,8 +73,8 @@ extension BackboneSuite {
         }
     
         /// Two gateways share the `households` projection's consumer group: a second one joining
-        /// and the first one leaving while batches are being applied (each event held ~4 ms by a
-        /// trigger, so both rebalances land mid-flow). Every event takes effect exactly once,
+        /// and the first one leaving while batches are being applied (each event held 10 ms by a
+        /// trigger, ~30 s of work, so both rebalances land mid-flow). Every event takes effect exactly once,
         /// nothing is parked, no runner stops on a gap, and a replay finds the same table.
         @Test func twoInstancesThroughRebalancesApplyEveryEventOnce() async throws {
             let marker = "rebalance-\(UUID().uuidString.prefix(8).lowercased())"
@@ -82,22 +82,12 @@ extension BackboneSuite {
             let ids = envelopes.map(\.data.householdId)
             let deadLettersBefore = try await HouseholdFixtures.deadLetterEnd()
             let environment = ["HEARTH_PROJECTION_BATCH_SIZE": "20", "HEARTH_PROJECTION_LINGER_MS": "0"]
-            let logger = TestEnvironment.logger
             try await TestEnvironment.withPostgres { client in
                 let function = marker.replacingOccurrences(of: "-", with: "_")
-                try await client.query(PostgresQuery(unsafeSQL: """
-                    CREATE FUNCTION \(function)() RETURNS trigger LANGUAGE plpgsql AS $$
-                    BEGIN
-                      IF NEW.name = '\(marker)' THEN PERFORM pg_sleep(0.004); END IF;
-                      RETURN NEW;
-                    END $$
-                    """), logger: logger)
-                try await client.query(PostgresQuery(unsafeSQL:
-                    "CREATE TRIGGER \(function) BEFORE INSERT OR UPDATE ON households FOR EACH ROW EXECUTE FUNCTION \(function)()"), logger: logger)
-                func dropTrigger() async throws {
-                    try await client.query(PostgresQuery(unsafeSQL: "DROP TRIGGER IF EXISTS \(function) ON households"), logger: logger)
-                    try await client.query(PostgresQuery(unsafeSQL: "DROP FUNCTION IF EXISTS \(function)()"), logger: logger)
-                }
+                let trigger = try await TestTrigger.install(
+                    "\(function)", on: "households", events: "INSERT OR UPDATE", client: client, body: """
+                        IF NEW.name = '\(marker)' THEN PERFORM pg_sleep(0.01); END IF;
+                        """)
                 do {
                     let first = try ServiceProcess("gateway", environment: environment)
                     try await first.waitUntilReady()
@@ -105,16 +95,22 @@ extension BackboneSuite {
                     let second = try ServiceProcess("gateway", environment: environment)
                     try await second.waitUntilReady()
                     let midway = try await HouseholdFixtures.projected(ids, client: client).rows
-                    try await Task.sleep(for: .seconds(3))  // the second's join rebalances the group
-                    await first.stop()  // and the first's leaving, again
+                    // The second's join rebalances the group; once it holds partitions, the first
+                    // leaves, and the group rebalances again.
+                    let secondLog = second.logFile
+                    let joined = await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
+                        ((try? String(contentsOf: secondLog, encoding: .utf8)) ?? "").contains("partitions assigned")
+                    }
+                    #expect(joined)
+                    await first.stop()
                     let leftAt = try await HouseholdFixtures.projected(ids, client: client).rows
-                    let complete = try await KafkaTestEnvironment.eventually(timeout: .seconds(90)) {
+                    let complete = try await KafkaTestEnvironment.eventually(timeout: .seconds(120)) {
                         try await HouseholdFixtures.projected(ids, client: client).rows == 3000
                     }
                     let logs = first.logTail(lines: .max) + second.logTail(lines: .max)
                     #expect(second.isRunning, "\(second.logTail())")
                     await second.stop()
-                    try await dropTrigger()
+                    try await trigger.drop()
                     let applied = try await HouseholdFixtures.projected(ids, client: client).rows
                     #expect(complete, "\(applied) of 3000 applied")
                     #expect(midway < 3000 && leftAt < 3000, "the rebalances came after the last batch (\(midway), \(leftAt))")
@@ -124,7 +120,7 @@ extension BackboneSuite {
                     #expect(projected.changes == 3000, "an event was applied more than once (or not at all)")
                     #expect(try await HouseholdFixtures.deadLetterEnd() == deadLettersBefore, "nothing goes to the DLQ")
                 } catch {
-                    try? await dropTrigger()
+                    try? await trigger.drop()
                     throw error
                 }
             }
@@ -136,26 +132,13 @@ extension BackboneSuite {
         /// runner reads again with back-off instead of stopping the process.
         @Test func aPassingFailureWhileAssigningIsRetried() async throws {
             let suffix = UUID().uuidString.prefix(8).lowercased()
-            let logger = TestEnvironment.logger
             try await TestEnvironment.withPostgres { client in
-                try await client.query(PostgresQuery(unsafeSQL: "CREATE SEQUENCE assign_failures_\(suffix)"), logger: logger)
-                try await client.query(PostgresQuery(unsafeSQL: """
-                    CREATE FUNCTION assign_failures_\(suffix)() RETURNS trigger LANGUAGE plpgsql AS $$
-                    BEGIN
-                      IF NEW.projection = 'households' AND nextval('assign_failures_\(suffix)') <= 2 THEN
+                let trigger = try await TestTrigger.install(
+                    "assign_failures_\(suffix)", on: "projection_offsets", events: "INSERT", sequence: "assign_failures_\(suffix)", client: client, body: """
+                        IF NEW.projection = 'households' AND nextval('assign_failures_\(suffix)') <= 2 THEN
                         RAISE EXCEPTION 'flaky' USING ERRCODE = '40001';
-                      END IF;
-                      RETURN NEW;
-                    END $$
-                    """), logger: logger)
-                try await client.query(PostgresQuery(unsafeSQL:
-                    "CREATE TRIGGER assign_failures_\(suffix) BEFORE INSERT ON projection_offsets FOR EACH ROW EXECUTE FUNCTION assign_failures_\(suffix)()"),
-                    logger: logger)
-                func dropTrigger() async throws {
-                    try await client.query(PostgresQuery(unsafeSQL: "DROP TRIGGER IF EXISTS assign_failures_\(suffix) ON projection_offsets"), logger: logger)
-                    try await client.query(PostgresQuery(unsafeSQL: "DROP FUNCTION IF EXISTS assign_failures_\(suffix)()"), logger: logger)
-                    try await client.query(PostgresQuery(unsafeSQL: "DROP SEQUENCE IF EXISTS assign_failures_\(suffix)"), logger: logger)
-                }
+                        END IF;
+                        """)
                 do {
                     let household = UUID()
                     try await ServiceProcess.with("gateway") { gateway in
@@ -166,9 +149,9 @@ extension BackboneSuite {
                         #expect(applied, "\(gateway.logTail())")
                         #expect(gateway.logTail(lines: .max).contains("cannot read the assigned partitions' offsets yet"))
                     }
-                    try await dropTrigger()
+                    try await trigger.drop()
                 } catch {
-                    try? await dropTrigger()
+                    try? await trigger.drop()
                     throw error
                 }
             }
@@ -226,21 +209,12 @@ extension BackboneSuite {
             try await TestEnvironment.withPostgres { client in
                 // Version 2 of this household fails as a serialization failure would, until the trigger goes.
                 let suffix = household.uuidString.prefix(8).lowercased()
-                try await client.query(PostgresQuery(unsafeSQL: """
-                    CREATE FUNCTION flaky_\(suffix)() RETURNS trigger LANGUAGE plpgsql AS $$
-                    BEGIN
-                      IF NEW.household_id = '\(household.uuidString.lowercased())' AND NEW.version = 2 THEN
+                let trigger = try await TestTrigger.install(
+                    "flaky_\(suffix)", on: "households", events: "INSERT OR UPDATE", client: client, body: """
+                        IF NEW.household_id = '\(household.uuidString.lowercased())' AND NEW.version = 2 THEN
                         RAISE EXCEPTION 'flaky' USING ERRCODE = '40001';
-                      END IF;
-                      RETURN NEW;
-                    END $$
-                    """), logger: logger)
-                try await client.query(PostgresQuery(unsafeSQL:
-                    "CREATE TRIGGER flaky_\(suffix) BEFORE INSERT OR UPDATE ON households FOR EACH ROW EXECUTE FUNCTION flaky_\(suffix)()"), logger: logger)
-                func dropTrigger() async throws {
-                    try await client.query(PostgresQuery(unsafeSQL: "DROP TRIGGER IF EXISTS flaky_\(suffix) ON households"), logger: logger)
-                    try await client.query(PostgresQuery(unsafeSQL: "DROP FUNCTION IF EXISTS flaky_\(suffix)()"), logger: logger)
-                }
+                        END IF;
+                        """)
                 do {
                     let environment = ["HEARTH_PROJECTION_BATCH_SIZE": "1", "HEARTH_PROJECTION_LINGER_MS": "0"]
                     let gateway = try ServiceProcess("gateway", environment: environment)
@@ -255,7 +229,7 @@ extension BackboneSuite {
                     #expect(try await Self.storedOffset(partition: Int(positions[1].partition), client: client) == positions[1].offset,
                             "the offset moved past the version it gave up")
                     #expect(try await HouseholdFixtures.projected([household], client: client).changes == 1)
-                    try await dropTrigger()
+                    try await trigger.drop()
                     try await ServiceProcess.with("gateway") { _ in
                         let applied = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
                             try await HouseholdFixtures.projected([household], client: client).changes == 3
@@ -265,7 +239,7 @@ extension BackboneSuite {
                     let rows = try await client.query("SELECT version FROM households WHERE household_id = \(household)", logger: logger)
                     for try await version in rows.decode(Int.self) { #expect(version == 3) }
                 } catch {
-                    try? await dropTrigger()
+                    try? await trigger.drop()
                     throw error
                 }
             }
@@ -277,21 +251,11 @@ extension BackboneSuite {
         @Test func aProjectionThatMakesNoProgressIsReportedStuck() async throws {
             let household = UUID()
             let suffix = household.uuidString.prefix(8).lowercased()
-            let logger = TestEnvironment.logger
             try await TestEnvironment.withPostgres { client in
-                try await client.query(PostgresQuery(unsafeSQL: """
-                    CREATE FUNCTION stuck_\(suffix)() RETURNS trigger LANGUAGE plpgsql AS $$
-                    BEGIN
-                      IF NEW.household_id = '\(household.uuidString.lowercased())' THEN RAISE EXCEPTION 'stuck' USING ERRCODE = '40001'; END IF;
-                      RETURN NEW;
-                    END $$
-                    """), logger: logger)
-                try await client.query(PostgresQuery(unsafeSQL:
-                    "CREATE TRIGGER stuck_\(suffix) BEFORE INSERT OR UPDATE ON households FOR EACH ROW EXECUTE FUNCTION stuck_\(suffix)()"), logger: logger)
-                func dropTrigger() async throws {
-                    try await client.query(PostgresQuery(unsafeSQL: "DROP TRIGGER IF EXISTS stuck_\(suffix) ON households"), logger: logger)
-                    try await client.query(PostgresQuery(unsafeSQL: "DROP FUNCTION IF EXISTS stuck_\(suffix)()"), logger: logger)
-                }
+                let trigger = try await TestTrigger.install(
+                    "stuck_\(suffix)", on: "households", events: "INSERT OR UPDATE", client: client, body: """
+                        IF NEW.household_id = '\(household.uuidString.lowercased())' THEN RAISE EXCEPTION 'stuck' USING ERRCODE = '40001'; END IF;
+                        """)
                 do {
                     try await ServiceProcess.with("gateway", environment: ["HEARTH_PROJECTION_STUCK_SECONDS": "2"]) { gateway in
                         let readyz = gateway.baseURL.appendingPathComponent("readyz")
@@ -301,7 +265,7 @@ extension BackboneSuite {
                             return status == 503 && String(decoding: body, as: UTF8.self).contains(#""projection:households":"stuck""#)
                         }
                         #expect(stuck, "\(gateway.logTail())")
-                        try await dropTrigger()
+                        try await trigger.drop()
                         let recovered = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
                             try await HTTPTestClient.get(readyz).0 == 200
                         }
@@ -309,7 +273,7 @@ extension BackboneSuite {
                         #expect(try await HouseholdFixtures.projected([household], client: client).changes == 1)
                     }
                 } catch {
-                    try? await dropTrigger()
+                    try? await trigger.drop()
                     throw error
                 }
             }

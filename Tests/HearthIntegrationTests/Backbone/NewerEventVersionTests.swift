@@ -13,10 +13,7 @@ extension BackboneSuite {
     /// the held partition stays held.
     @Suite struct NewerEventVersions {
         @Test func aNewerVersionIsHeldNotSkipped() async throws {
-            let (database, url) = try await SeparateDatabase.create(prefix: "hearth_newer")
-            let broker = try await DevBrokerProcess.start()
-            defer { broker.stop() }
-            do {
+            try await IsolatedStack.with(prefix: "hearth_newer") { url, broker in
                 let ownDatabase = try SeparateDatabase(url: url)
                 let household = UUID()
                 let current = HouseholdFixtures.event(id: household, version: 1)
@@ -49,11 +46,7 @@ extension BackboneSuite {
                     ["replay", "households"], environment: ["HEARTH_DATABASE_URL": url, "HEARTH_KAFKA_BOOTSTRAP": broker.bootstrap])
                 #expect(replay.status != 0 && replay.errors.contains("newer than this build knows"), "\(replay.output)\n\(replay.errors)")
                 try await ownDatabase.close()
-            } catch {
-                try? await EmbeddingModelChange.drop(database)
-                throw error
             }
-            try await EmbeddingModelChange.drop(database)
         }
     }
 }
@@ -64,10 +57,7 @@ extension BackboneSuite {
     /// `event_not_acknowledged` with `Retry-After`. On a broker and database of its own.
     @Suite struct UnacknowledgedWrites {
         @Test func aWriteKafkaDoesNotAcknowledgeAnswers503InsteadOfHanging() async throws {
-            let (database, url) = try await SeparateDatabase.create(prefix: "hearth_unacked")
-            let broker = try await DevBrokerProcess.start()
-            defer { broker.stop() }
-            do {
+            try await IsolatedStack.with(prefix: "hearth_unacked") { url, broker in
                 let environment = ["HEARTH_DATABASE_URL": url, "HEARTH_KAFKA_BOOTSTRAP": broker.bootstrap, "HEARTH_KAFKA_DELIVERY_TIMEOUT_MS": "2000"]
                 try await ServiceProcess.with("gateway", environment: environment) { gateway in
                     let user = try await GatewayUser.signIn(gateway)
@@ -79,11 +69,7 @@ extension BackboneSuite {
                     #expect(reply.header("Retry-After") == "1")
                     #expect(ContinuousClock.now - started < .seconds(15))
                 }
-            } catch {
-                try? await EmbeddingModelChange.drop(database)
-                throw error
             }
-            try await EmbeddingModelChange.drop(database)
         }
     }
 }

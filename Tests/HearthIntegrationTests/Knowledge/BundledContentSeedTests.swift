@@ -10,10 +10,7 @@ extension BackboneSuite {
     /// Runs on a database and a devbroker of its own, the state of a fresh `make run`.
     @Suite struct BundledContentSeed {
         @Test func aNewInstallPublishesTheBundledLibraryOnceAndEmbedsIt() async throws {
-            let (database, url) = try await SeparateDatabase.create(prefix: "hearth_seed")
-            let broker = try await DevBrokerProcess.start()
-            defer { broker.stop() }
-            do {
+            try await IsolatedStack.with(prefix: "hearth_seed") { url, broker in
                 let ownDatabase = try SeparateDatabase(url: url)
                 let environment = ["HEARTH_DATABASE_URL": url, "HEARTH_KAFKA_BOOTSTRAP": broker.bootstrap, "HEARTH_SEED_CONTENT": "true"]
                 let admin = KafkaAdmin(bootstrapServers: broker.bootstrap, logger: TestEnvironment.logger)
@@ -43,62 +40,7 @@ extension BackboneSuite {
                 }
                 #expect(try await published() == afterFirstStart)
                 try await ownDatabase.close()
-            } catch {
-                try? await EmbeddingModelChange.drop(database)
-                throw error
             }
-            try await EmbeddingModelChange.drop(database)
         }
-    }
-}
-
-/// A devbroker of a test's own (an empty cluster), on a free port, stopped by `stop`.
-final class DevBrokerProcess {
-    let bootstrap: String
-    private let process: Process
-    private let files: [URL]
-
-    private init(bootstrap: String, process: Process, files: [URL]) {
-        self.bootstrap = bootstrap
-        self.process = process
-        self.files = files
-    }
-
-    static func start() async throws -> DevBrokerProcess {
-        let bootFile = FileManager.default.temporaryDirectory.appendingPathComponent("devbroker-\(UUID().uuidString.prefix(8)).bootstrap")
-        let logFile = FileManager.default.temporaryDirectory.appendingPathComponent("devbroker-\(UUID().uuidString.prefix(8)).log")
-        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        let process = Process()
-        process.executableURL = try TestEnvironment.binPath().appendingPathComponent("devbroker")
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            ["HEARTH_KAFKA_PORT": String(try ServiceProcess.freePort()), "HEARTH_DEVBROKER_BOOTSTRAP_FILE": bootFile.path]) { $1 }
-        let log = try FileHandle(forWritingTo: logFile)
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline, process.isRunning {
-            if let text = try? String(contentsOf: bootFile, encoding: .utf8),
-               let range = text.range(of: "bootstrap.servers=") {
-                let address = text[range.upperBound...].prefix { !$0.isWhitespace }
-                if !address.isEmpty { return DevBrokerProcess(bootstrap: String(address), process: process, files: [bootFile, logFile]) }
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        if process.isRunning { process.terminate() }
-        let printed = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-        throw DevBrokerStartFailure(log: String(printed.suffix(2000)))
-    }
-
-    /// Stops the broker (a second call does nothing more) and removes its files.
-    func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        for file in files { try? FileManager.default.removeItem(at: file) }
-    }
-
-    struct DevBrokerStartFailure: Error, CustomStringConvertible {
-        let log: String
-        var description: String { "devbroker did not print its bootstrap address in 30 s:\n\(log)" }
     }
 }

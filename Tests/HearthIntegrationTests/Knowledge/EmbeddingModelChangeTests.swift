@@ -45,56 +45,10 @@ extension BackboneSuite {
                 let asked = api.requests.withLock { $0 }.compactMap { try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any] }
                 #expect(Set(asked.compactMap { $0["model"] as? String }) == ["fake-a", "fake-b"])
             } catch {
-                try? await Self.drop(database)
+                try? await SeparateDatabase.drop(database)
                 throw error
             }
-            try await Self.drop(database)
+            try await SeparateDatabase.drop(database)
         }
-
-        /// `WITH (FORCE)` cannot end an autovacuum worker that has just started on the database
-        /// (it runs as the superuser, the tests as `hearth`); such a worker leaves within moments.
-        static func drop(_ database: String) async throws {
-            try await TestEnvironment.withPostgres { client in
-                for attempt in 1...10 {
-                    do {
-                        _ = try await client.query(PostgresQuery(unsafeSQL: "DROP DATABASE IF EXISTS \(database) WITH (FORCE)"), logger: TestEnvironment.logger)
-                        return
-                    } catch where attempt < 10 {
-                        try await Task.sleep(for: .milliseconds(500))
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// A Postgres client on another database than the suite's, run until `close`.
-final class SeparateDatabase: Sendable {
-    /// Creates an empty database on the suite's server; its name and URL.
-    static func create(prefix: String) async throws -> (name: String, url: String) {
-        let database = "\(prefix)_\(UUID().uuidString.prefix(8).lowercased())"
-        let baseURL = try TestEnvironment.databaseURL()
-        let url = try #require(baseURL.range(of: "/", options: .backwards).map { String(baseURL[..<$0.lowerBound]) + "/" + database })
-        try await TestEnvironment.withPostgres { client in
-            _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: TestEnvironment.logger)
-        }
-        return (database, url)
-    }
-
-    let client: PostgresClient
-    let task: Task<Void, Never>
-
-    init(url: String) throws {
-        client = PostgresClient(configuration: try HearthStore.DatabaseConfiguration(url: url, maximumConnections: 2).client, backgroundLogger: TestEnvironment.logger)
-        task = Task { [client] in await client.run() }
-    }
-
-    func count(_ sql: String) async throws -> Int {
-        try await KnowledgeStack.count(client, sql)
-    }
-
-    func close() async throws {
-        task.cancel()
-        await task.value
     }
 }
