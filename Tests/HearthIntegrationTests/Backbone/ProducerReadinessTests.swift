@@ -14,8 +14,9 @@ import Testing
             let readiness = Readiness(
                 client: client, admin: KafkaAdmin(bootstrapServers: try KafkaTestEnvironment.bootstrap(), logger: TestEnvironment.logger),
                 gate: gate, runners: [], producer: producer, logger: TestEnvironment.logger)
+            // Only the producer's check: the others depend on how busy the machine is.
             let before = await readiness.check()
-            #expect(before.ready && before.checks["kafka_producer"] == "ok", "\(before.checks)")
+            #expect(before.checks["kafka_producer"] == "ok", "\(before.checks)")
             producer.raiseFatalErrorForTesting("test: idempotence state lost")
             let fatal = await KafkaTestEnvironment.eventually(timeout: .seconds(10)) { producer.fatalError != nil }
             #expect(fatal)

@@ -20,6 +20,17 @@ import Testing
     @Test func anEventTooLargeForKafkaIsA413() {
         let mapped = APIError.from(KafkaError(code: KafkaErrorCode.messageSizeTooLarge))
         #expect(mapped?.status == .contentTooLarge && mapped?.code == "payload_too_large")
-        #expect(APIError.from(KafkaError(code: KafkaErrorCode.transport)) == nil)
+    }
+
+    /// Kafka did not acknowledge in time, or the broker is away: the client may retry.
+    @Test func anEventKafkaDidNotAcknowledgeIsA503WithRetryAfter() {
+        for code in [KafkaErrorCode.messageTimedOut, KafkaErrorCode.transport] {
+            let mapped = APIError.from(KafkaError(code: code))
+            #expect(mapped?.status == .serviceUnavailable && mapped?.code == "event_not_acknowledged", "\(code)")
+            #expect(mapped?.headers[.retryAfter] == "1")
+        }
+        // A fatal producer or a refusal that retrying cannot mend stays an internal error.
+        #expect(APIError.from(KafkaError(code: KafkaErrorCode.transport, message: "fatal", isRetriable: true, isFatal: true)) == nil)
+        #expect(APIError.from(KafkaError(code: KafkaErrorCode.state, message: "bad state", isRetriable: false, isFatal: false)) == nil)
     }
 }
