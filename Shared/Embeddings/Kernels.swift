@@ -20,9 +20,10 @@ enum Kernels {
     /// One per core (at most 8) unless `MiniLMEmbedder.useThreads` says otherwise.
     static let productThreads = Atomic<Int>(defaultProductThreads)
 
-    static var defaultProductThreads: Int {
-        max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
-    }
+    static var defaultProductThreads: Int { usableThreads(ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// 1 to 8: more threads than that only wait on each other for one product.
+    static func usableThreads(_ count: Int) -> Int { max(1, min(count, 8)) }
 
     /// A product of fewer rows than two threads' worth is split across threads by columns instead
     /// when it has at least this many multiply-adds (~20 µs on one core): a short query's products
@@ -36,11 +37,11 @@ enum Kernels {
     /// number of threads.
     static func linear(_ m: Int, a: UnsafeMutablePointer<Float>, lda: Int, weight: LinearWeight, path: EncoderKernelPath,
                        c: UnsafeMutablePointer<Float>, ldc: Int) {
-        let product = RowSlicedProduct(path: path, a: a, lda: lda, packed: weight.packed, outputs: weight.outputs, inputs: weight.inputs, c: c, ldc: ldc)
+        let product = SlicedProduct(path: path, a: a, lda: lda, packed: weight.packed, outputs: weight.outputs, inputs: weight.inputs, c: c, ldc: ldc)
         let available = productThreads.load(ordering: .relaxed)
         let outputs = weight.outputs
         let threads = min(available, m / minimumRowsPerThread)
-        if threads <= 1, available > 1, m * weight.outputs * weight.inputs >= minimumMultiplyAddsForColumnSplit {
+        if threads <= 1, available > 1, m * outputs * weight.inputs >= minimumMultiplyAddsForColumnSplit {
             let panels = outputs / 32
             let parts = min(available, panels)
             let panelsPerPart = (panels + parts - 1) / parts
@@ -64,7 +65,7 @@ enum Kernels {
     ///
     /// `@unchecked Sendable`: during the product A and the packed weights are only read, and each
     /// part writes its own rows or columns of C; the caller holds all three until every part is done.
-    private struct RowSlicedProduct: @unchecked Sendable {
+    private struct SlicedProduct: @unchecked Sendable {
         let path: EncoderKernelPath
         let a: UnsafeMutablePointer<Float>
         let lda: Int

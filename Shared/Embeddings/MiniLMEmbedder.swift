@@ -49,7 +49,7 @@ public final class MiniLMEmbedder: Sendable {
     /// How many threads (1 to 8) one layer product may use, process-wide. One per core by default;
     /// a process embedding short queries concurrently is faster with one thread per product.
     public static func useThreads(_ count: Int) {
-        Kernels.productThreads.store(max(1, min(count, 8)), ordering: .relaxed)
+        Kernels.productThreads.store(Kernels.usableThreads(count), ordering: .relaxed)
     }
 
     /// Loads the model found by `locateModelDirectory()`.

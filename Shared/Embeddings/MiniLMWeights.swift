@@ -46,17 +46,6 @@ struct LinearWeight {
     let packed: UnsafePointer<UInt16>
     let outputs: Int
     let inputs: Int
-
-    /// `matrix` packed, in a buffer the caller owns; nil when the shape does not suit the kernel
-    /// (outputs not a multiple of 32).
-    static func packedCopy(of matrix: UnsafePointer<Float>, outputs: Int, inputs: Int) -> UnsafeMutableBufferPointer<UInt16>? {
-        let buffer = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: outputs * inputs)
-        guard hearth_linear_pack(Int32(outputs), Int32(inputs), matrix, buffer.baseAddress!) != 0 else {
-            buffer.deallocate()
-            return nil
-        }
-        return buffer
-    }
 }
 
 /// The BERT weights as raw float pointers: zero-copy into the memory-mapped safetensors file
@@ -120,16 +109,23 @@ final class MiniLMWeights: @unchecked Sendable {
             owned.append(UnsafeMutableRawBufferPointer(buffer))
             return UnsafePointer(buffer.baseAddress!)
         }
-        func linear(_ name: String, outputs: Int, inputs: Int) throws -> LinearWeight {
-            guard let packed = LinearWeight.packedCopy(of: try tensor(name, [outputs, inputs]), outputs: outputs, inputs: inputs) else {
+        /// Packs the tensor `name` `[outputs, inputs]` into `destination`. Once packed, the mapped
+        /// matrix is never read: the process need not keep both copies resident.
+        func pack(_ name: String, outputs: Int, inputs: Int, into destination: UnsafeMutablePointer<UInt16>) throws {
+            guard hearth_linear_pack(Int32(outputs), Int32(inputs), try tensor(name, [outputs, inputs]), destination) != 0 else {
                 throw EmbeddingError.invalidTensor(name: prefix + name, reason: "\(outputs) outputs, not a multiple of 32")
             }
-            owned.append(UnsafeMutableRawBufferPointer(packed))
-            let weight = LinearWeight(packed: UnsafePointer(packed.baseAddress!), outputs: outputs, inputs: inputs)
-            // Once packed, the mapped matrix is never read: the process need not keep both copies
-            // resident.
             file.releaseResidentPages(of: prefix + name)
-            return weight
+        }
+        /// `parts` `[outputs, inputs]` tensors packed one after another: the packing of their
+        /// concatenation (panels of 32 outputs each never straddle two of them).
+        func linear(_ parts: [String], outputs: Int, inputs: Int) throws -> LinearWeight {
+            let packed = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: parts.count * outputs * inputs)
+            owned.append(UnsafeMutableRawBufferPointer(packed))
+            for (index, name) in parts.enumerated() {
+                try pack(name, outputs: outputs, inputs: inputs, into: packed.baseAddress! + index * outputs * inputs)
+            }
+            return LinearWeight(packed: UnsafePointer(packed.baseAddress!), outputs: parts.count * outputs, inputs: inputs)
         }
         let h = config.hiddenSize, i = config.intermediateSize
         wordEmbeddings = try tensor("embeddings.word_embeddings.weight", [config.vocabSize, h])
@@ -142,31 +138,22 @@ final class MiniLMWeights: @unchecked Sendable {
         var layers: [Layer] = []
         for l in 0..<config.numLayers {
             let p = "encoder.layer.\(l)."
-            // Q, K and V packed one after another are the packing of their concatenation (panels
-            // of 32 outputs each, and h is a multiple of 32).
-            let qkvPacked = UnsafeMutableBufferPointer<UInt16>.allocate(capacity: 3 * h * h)
+            let qkvParts = ["query", "key", "value"].map { p + "attention.self.\($0)" }
             let qkvBias = UnsafeMutableBufferPointer<Float>.allocate(capacity: 3 * h)
-            owned.append(UnsafeMutableRawBufferPointer(qkvPacked))
             owned.append(UnsafeMutableRawBufferPointer(qkvBias))
-            for (k, part) in ["query", "key", "value"].enumerated() {
-                let name = p + "attention.self.\(part).weight"
-                let w = try tensor(name, [h, h])
-                guard hearth_linear_pack(Int32(h), Int32(h), w, qkvPacked.baseAddress! + k * h * h) != 0 else {
-                    throw EmbeddingError.invalidTensor(name: prefix + name, reason: "\(h) outputs, not a multiple of 32")
-                }
-                (qkvBias.baseAddress! + k * h).initialize(from: try tensor(p + "attention.self.\(part).bias", [h]), count: h)
-                file.releaseResidentPages(of: prefix + name)  // packed: never read again
+            for (k, part) in qkvParts.enumerated() {
+                (qkvBias.baseAddress! + k * h).initialize(from: try tensor(part + ".bias", [h]), count: h)
             }
             layers.append(Layer(
-                qkvWeight: LinearWeight(packed: UnsafePointer(qkvPacked.baseAddress!), outputs: 3 * h, inputs: h),
+                qkvWeight: try linear(qkvParts.map { $0 + ".weight" }, outputs: h, inputs: h),
                 qkvBias: UnsafePointer(qkvBias.baseAddress!),
-                attentionOutWeight: try linear(p + "attention.output.dense.weight", outputs: h, inputs: h),
+                attentionOutWeight: try linear([p + "attention.output.dense.weight"], outputs: h, inputs: h),
                 attentionOutBias: try tensor(p + "attention.output.dense.bias", [h]),
                 attentionNormGamma: try tensor(p + "attention.output.LayerNorm.weight", [h]),
                 attentionNormBeta: try tensor(p + "attention.output.LayerNorm.bias", [h]),
-                intermediateWeight: try linear(p + "intermediate.dense.weight", outputs: i, inputs: h),
+                intermediateWeight: try linear([p + "intermediate.dense.weight"], outputs: i, inputs: h),
                 intermediateBias: try tensor(p + "intermediate.dense.bias", [i]),
-                outputWeight: try linear(p + "output.dense.weight", outputs: h, inputs: i),
+                outputWeight: try linear([p + "output.dense.weight"], outputs: h, inputs: i),
                 outputBias: try tensor(p + "output.dense.bias", [h]),
                 outputNormGamma: try tensor(p + "output.LayerNorm.weight", [h]),
                 outputNormBeta: try tensor(p + "output.LayerNorm.bias", [h])))

@@ -31,12 +31,12 @@ struct EncoderKernelTests {
         return EncoderKernelPath.supported.filter { $0 != .portable }
     }
 
-    func linear(_ shape: Case, path: EncoderKernelPath, a: [Float], w: [Float], start: [Float]) throws -> [Float] {
+    func linear(_ shape: Case, path: EncoderKernelPath, a: [Float], w: [Float], start: [Float]) -> [Float] {
         var a = a, c = start
-        try w.withUnsafeBufferPointer { weights in
-            let packed = try #require(LinearWeight.packedCopy(of: weights.baseAddress!, outputs: shape.outputs, inputs: shape.inputs))
-            defer { packed.deallocate() }
-            let weight = LinearWeight(packed: UnsafePointer(packed.baseAddress!), outputs: shape.outputs, inputs: shape.inputs)
+        var packed = [UInt16](repeating: 0, count: shape.outputs * shape.inputs)
+        #expect(hearth_linear_pack(Int32(shape.outputs), Int32(shape.inputs), w, &packed) == 1)
+        packed.withUnsafeBufferPointer { packed in
+            let weight = LinearWeight(packed: packed.baseAddress!, outputs: shape.outputs, inputs: shape.inputs)
             a.withUnsafeMutableBufferPointer { a in
                 c.withUnsafeMutableBufferPointer { c in
                     Kernels.linear(shape.rows, a: a.baseAddress!, lda: shape.inputs, weight: weight, path: path, c: c.baseAddress!, ldc: shape.outputs)
@@ -60,11 +60,11 @@ struct EncoderKernelTests {
                 expected[i * shape.outputs + j] = sum
             }
         }
-        let portable = try linear(shape, path: .portable, a: a, w: w, start: start)
+        let portable = linear(shape, path: .portable, a: a, w: w, start: start)
         let worst = zip(portable, expected).map { abs(Double($0) - $1) / max(1, abs($1)) }.max() ?? 0
         #expect(worst < 1e-5, "largest relative error \(worst)")
         for path in Self.vectorPaths() {
-            let vector = try linear(shape, path: path, a: a, w: w, start: start)
+            let vector = linear(shape, path: path, a: a, w: w, start: start)
             let differing = zip(vector, portable).filter { $0.bitPattern != $1.bitPattern }.count
             #expect(differing == 0, "\(path): \(differing) of \(vector.count) elements differ from the portable path's bits")
         }
