@@ -20,6 +20,8 @@ public struct ServiceHost: Sendable {
     public let producer: KafkaProducer
     public let publisher: EventPublisher
     public let runners: [ProjectionRunner]
+    /// Copies what this process's projections parked to the dead-letter topics.
+    let deadLetterRelay: DeadLetterRelay?
     public let gate: StartupGate
     public let readiness: Readiness
     /// Commits of read model changes, as Postgres announces them: what keeps this process's
@@ -59,11 +61,11 @@ public struct ServiceHost: Sendable {
         self.publisher = EventPublisher(producer: producer, source: settings.serviceName)
         self.migrations = try ReadModelCatalogue.migrations(of: owner)
         self.gate = StartupGate()
-        self.runners = (projections ?? ReadModelCatalogue.projections(of: owner)).map { [postgres, producer] projection in
+        self.runners = (projections ?? ReadModelCatalogue.projections(of: owner)).map { [postgres] projection in
             ProjectionRunner(
-                projection: projection, client: postgres, bootstrapServers: settings.kafkaBootstrap,
-                deadLetters: producer, options: settings.projection, logger: logger)
+                projection: projection, client: postgres, bootstrapServers: settings.kafkaBootstrap, options: settings.projection, logger: logger)
         }
+        self.deadLetterRelay = runners.isEmpty ? nil : DeadLetterRelay(client: postgres, producer: producer, projections: runners.map(\.projection.name), logger: logger)
         self.readModelChanges = ReadModelChangeFeed(client: postgres, logger: logger)
         self.readiness = Readiness(
             client: postgres, admin: KafkaAdmin(bootstrapServers: settings.kafkaBootstrap, logger: logger),
@@ -106,6 +108,7 @@ public struct ServiceHost: Sendable {
         let services: [any Service] =
             [producer, MigrationService(client: postgres, migrations: migrations, gate: gate, logger: logger)]
             + runners.map { GatedService(gate: gate, service: $0) }
+            + (deadLetterRelay.map { [GatedService(gate: gate, service: $0)] } ?? [])
             + extraServices.map { GatedService(gate: gate, service: $0) }
             + (readModelChanges.isNeeded ? [GatedService(gate: gate, service: readModelChanges)] : [])
         let application = Application(

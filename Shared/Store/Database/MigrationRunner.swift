@@ -16,7 +16,7 @@ public struct MigrationRunner: Sendable {
         self.logger = logger
     }
 
-    /// The tables the store itself needs: migration history and projection offsets.
+    /// The tables the store itself needs: migration history, projection offsets and parked events.
     static let bootstrapSQL = [
         """
         CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -38,6 +38,8 @@ public struct MigrationRunner: Sendable {
             PRIMARY KEY (projection, topic, partition)
         )
         """,
+        DeadLetterStore.tableSQL,
+        DeadLetterStore.indexSQL,
     ]
 
     public func apply(_ migrations: [Migration]) async throws {

@@ -9,16 +9,18 @@ import Synchronization
 
 /// Runs one projection: consumes its topics with its own consumer group, applies events in
 /// batches, and records offsets in the same transaction, so every event takes effect exactly once
-/// however often Kafka redelivers it. Events that keep failing are parked in `<topic>.dlq`.
+/// however often Kafka redelivers it. Events that keep failing are parked: recorded in
+/// `projection_dead_letters` in the transaction that moves the offset past them (`DeadLetterRelay`
+/// copies them to `<topic>.dlq`).
 public final class ProjectionRunner: Service, Sendable {
     public let projection: any Projection
     private let client: PostgresClient
     private let bootstrapServers: String
-    private let deadLetters: KafkaProducer
     private let catalogue: EventCatalogue
     private let options: ProjectionOptions
     private let logger: Logger
     private let offsetStore: OffsetStore
+    private let deadLetterStore: DeadLetterStore
     private let eventDecoder: ProjectedEventDecoder
     private let state = Mutex(State())
 
@@ -47,19 +49,19 @@ public final class ProjectionRunner: Service, Sendable {
     }
 
     public init(
-        projection: any Projection, client: PostgresClient, bootstrapServers: String, deadLetters: KafkaProducer,
+        projection: any Projection, client: PostgresClient, bootstrapServers: String,
         catalogue: EventCatalogue = .hearth, options: ProjectionOptions = .init(), logger: Logger
     ) {
         self.projection = projection
         self.client = client
         self.bootstrapServers = bootstrapServers
-        self.deadLetters = deadLetters
         self.catalogue = catalogue
         self.options = options
         var logger = logger
         logger[metadataKey: "projection"] = "\(projection.name)"
         self.logger = logger
         self.offsetStore = OffsetStore(projection: projection.name, logger: logger)
+        self.deadLetterStore = DeadLetterStore(projection: projection.name, logger: logger)
         self.eventDecoder = ProjectedEventDecoder(catalogue: catalogue, projection: projection, logger: logger)
     }
 
@@ -172,7 +174,7 @@ public final class ProjectionRunner: Service, Sendable {
     private func process(_ batch: [KafkaMessage], consumer: KafkaConsumer) async throws -> Outcome {
         let started = ContinuousClock.now
         do {
-            guard try await commitRetrying(batch, applying: true) == .applied else { return .stopping }
+            guard try await commitRetrying(batch, action: .apply) == .applied else { return .stopping }
         } catch let gap as OffsetGap {
             throw gap
         } catch {
@@ -195,7 +197,7 @@ public final class ProjectionRunner: Service, Sendable {
             var backoff = options.initialBackoff
             while true {
                 do {
-                    guard try await commitRetrying([message], applying: true) == .applied else { return .stopping }
+                    guard try await commitRetrying([message], action: .apply) == .applied else { return .stopping }
                     countConsumed([message])
                     break
                 } catch let gap as OffsetGap {
@@ -206,8 +208,7 @@ public final class ProjectionRunner: Service, Sendable {
                         if await pause(&backoff) { return .stopping }
                         continue
                     }
-                    guard await deadLetter(message, error: error) else { return .stopping }
-                    guard try await skip(message) == .applied else { return .stopping }
+                    guard try await park(message, error: error) == .applied else { return .stopping }
                     break
                 }
             }
@@ -219,12 +220,12 @@ public final class ProjectionRunner: Service, Sendable {
     /// swap) moved are read again, transient database failures back off. Other failures are the
     /// events' own and are thrown, as is an `OffsetGap` that reading the offsets again does not
     /// explain.
-    private func commitRetrying(_ messages: [KafkaMessage], applying: Bool) async throws -> Outcome {
+    private func commitRetrying(_ messages: [KafkaMessage], action: Action) async throws -> Outcome {
         var backoff = options.initialBackoff
         var reloadedForGap = false
         while true {
             do {
-                try await commit(messages, applying: applying)
+                try await commit(messages, action: action)
                 return .applied
             } catch let newer as NewerEventVersion {
                 logger.warning("holding a partition at an event newer than this build", metadata: ["error": "\(newer)"])
@@ -249,9 +250,16 @@ public final class ProjectionRunner: Service, Sendable {
         }
     }
 
-    /// One transaction: apply the events not yet applied and move the offsets past them.
+    /// What a commit does with the events it moves the offsets past.
+    private enum Action {
+        case apply
+        /// Records them in `projection_dead_letters` instead, with why they could not be applied.
+        case park(reason: String)
+    }
+
+    /// One transaction: move the offsets past the events not yet applied, and apply (or park) them.
     @discardableResult
-    private func commit(_ messages: [KafkaMessage], applying: Bool) async throws -> Int {
+    private func commit(_ messages: [KafkaMessage], action: Action) async throws -> Int {
         // Only partitions this runner owns, and only messages of their current assignment: `onAssign`
         // loaded their offsets before any of their events was delivered, a revoked one's events
         // belong to the next owner, and a message the reader held across a revocation is stale (the
@@ -260,6 +268,7 @@ public final class ProjectionRunner: Service, Sendable {
         var moves: [KafkaTopicPartition: (expected: Int64, next: Int64)] = [:]
         var events: [ProjectedEvent] = []
         events.reserveCapacity(messages.count)
+        var toPark: [KafkaMessage] = []
         // An event newer than this build holds the projection there: what comes before it is
         // applied, then the refusal is thrown for the caller to wait on.
         var heldAt: NewerEventVersion?
@@ -270,7 +279,10 @@ public final class ProjectionRunner: Service, Sendable {
             guard message.offset >= current else { continue }  // applied already: a redelivery
             guard message.offset == current else { throw OffsetGap(partition: partition, expected: current, found: message.offset) }
             do {
-                if applying, let event = try decode(message) { events.append(event) }
+                switch action {
+                case .apply: if let event = try decode(message) { events.append(event) }
+                case .park: toPark.append(message)
+                }
             } catch let newer as NewerEventVersion {
                 heldAt = newer
                 break
@@ -282,13 +294,28 @@ public final class ProjectionRunner: Service, Sendable {
             return 0
         }
         let toApply = events
+        let parking = toPark
         let finalMoves = moves
         try await client.withTransaction(logger: logger) { connection in
+            // The offsets first: the compare-and-set locks their rows, so another owner of these
+            // partitions (a runner that has not seen the rebalance yet, a replay's swap) waits or
+            // is refused here, before any effect of `apply` (an announcement, a conflicting row).
+            try await offsetStore.advance(finalMoves, on: connection)
             if !toApply.isEmpty {
                 try await projection.apply(toApply, on: connection, logger: logger)
                 if projection.announcesChanges { try await ReadModelChanges.announce(projection.name, on: connection, logger: logger) }
             }
-            try await offsetStore.advance(finalMoves, on: connection)
+            if case .park(let reason) = action {
+                for message in parking { try await deadLetterStore.park(message, reason: reason, on: connection) }
+            }
+        }
+        if case .park(let reason) = action {
+            for message in parking {
+                Counter(label: "hearth_dlq_events_total", dimensions: [("projection", projection.name), ("topic", message.topic)]).increment()
+                logger.error("event parked", metadata: [
+                    "topic": "\(message.topic)", "partition": "\(message.partition)", "offset": "\(message.offset)", "error": "\(reason)",
+                ])
+            }
         }
         state.withLock { state in
             state.lastProgress = .now
@@ -300,16 +327,18 @@ public final class ProjectionRunner: Service, Sendable {
         return toApply.count
     }
 
-    /// Moves the offset past a parked event without applying it.
-    private func skip(_ message: KafkaMessage) async throws -> Outcome {
+    /// Records the event as parked and moves the offset past it, in one transaction; again while
+    /// that fails (Postgres is down): the event is neither lost nor applied meanwhile.
+    private func park(_ message: KafkaMessage, error: any Error) async throws -> Outcome {
+        let action = Action.park(reason: FailureClassification.describe(error))
         var backoff = options.initialBackoff
         while true {
             do {
-                return try await commitRetrying([message], applying: false)
+                return try await commitRetrying([message], action: action)
             } catch let gap as OffsetGap {
                 throw gap
             } catch {
-                logger.error("cannot move past a parked event", metadata: ["error": "\(FailureClassification.describe(error))"])
+                logger.error("cannot park an event", metadata: ["error": "\(FailureClassification.describe(error))"])
                 if await pause(&backoff) { return .stopping }
             }
         }
@@ -319,34 +348,6 @@ public final class ProjectionRunner: Service, Sendable {
         try eventDecoder.decode(
             position: EventPosition(topic: message.topic, partition: message.partition, offset: message.offset),
             value: message.value, hint: EventHeaders.typeHint(of: message))
-    }
-
-    // MARK: Dead letters
-
-    /// Parks the message in `<topic>.dlq`. Returns false only when shutting down before Kafka took it.
-    private func deadLetter(_ message: KafkaMessage, error: any Error) async -> Bool {
-        let reason = FailureClassification.describe(error)
-        var headers = message.headers
-        headers.append(KafkaHeader(key: "error", string: String(reason.prefix(1000))))
-        headers.append(KafkaHeader(key: "failed_projection", string: projection.name))
-        headers.append(KafkaHeader(key: "original_topic", string: message.topic))
-        headers.append(KafkaHeader(key: "original_partition", string: String(message.partition)))
-        headers.append(KafkaHeader(key: "original_offset", string: String(message.offset)))
-        let outgoing = KafkaOutgoingMessage(topic: "\(message.topic).dlq", key: message.key, value: message.value, headers: headers)
-        var backoff = options.initialBackoff
-        while true {
-            do {
-                _ = try await deadLetters.send(outgoing)
-                Counter(label: "hearth_dlq_events_total", dimensions: [("projection", projection.name), ("topic", message.topic)]).increment()
-                logger.error("event parked in the dead-letter topic", metadata: [
-                    "topic": "\(message.topic)", "partition": "\(message.partition)", "offset": "\(message.offset)", "error": "\(reason)",
-                ])
-                return true
-            } catch {
-                logger.warning("dead-letter publish failed, retrying", metadata: ["error": "\(error)"])
-                if await pause(&backoff) { return false }
-            }
-        }
     }
 
     // MARK: Helpers

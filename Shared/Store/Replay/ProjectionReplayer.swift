@@ -125,7 +125,11 @@ public struct ProjectionReplayer: Sendable {
           try await ReplayLock.holding(projection.name, on: connection, logger: logger) {
             try await createShadow(projection, schema: shadow, on: connection)
             var applied = 0
-            let skipped = SkipCounter(parked: try await parkedPositions(of: projection, in: deadLetters, watermarks: watermarks))
+            // Parked events are recorded in Postgres; ones parked before that record existed are
+            // only in the dead-letter topics.
+            let skipped = SkipCounter(
+                parked: try await DeadLetterStore.parkedPositions(of: projection.name, on: connection, logger: logger)
+                    .union(try await parkedPositions(of: projection, in: deadLetters, watermarks: watermarks)))
             var reached: [KafkaTopicPartition: Int64] = [:]
             let apply: ([ProjectedEvent]) async throws -> Void = { events in
                 guard !events.isEmpty else { return }
@@ -173,11 +177,6 @@ public struct ProjectionReplayer: Sendable {
                 if dryRun {
                     after = try await TableChecksum.compute(tables: projection.tables, schema: shadow, connection: connection, logger: logger)
                 } else {
-                    // What the live runner parked meanwhile: left out of the catch-up too; one the
-                    // rebuild already applied would make the tables differ from the live ones.
-                    let parkedNow = try await parkedPositions(of: projection, in: deadLetters, watermarks: try await admin.watermarks(deadLetters))
-                    let appliedAlready = skipped.addParked(parkedNow, reached: reached)
-                    guard appliedAlready.isEmpty else { throw ReplayError.parkedDuringRebuild(projection.name, appliedAlready) }
                     try await connection.query("SET synchronous_commit TO on", logger: logger)
                     applied += try await swapRetryingLocks(projection, shadow: shadow, reached: reached, decoder: decoder, skipped: skipped, connection: connection)
                     after = try await TableChecksum.compute(tables: projection.tables, schema: "public", connection: connection, logger: logger)
@@ -384,9 +383,11 @@ public struct ProjectionReplayer: Sendable {
         throw ReplayError.swapLocked(projection.name, attempts: attempts)
     }
 
-    /// Swaps the rebuilt tables in. The live tables are locked first, then the live offsets, in the
-    /// same order a running projection takes them, so the two cannot deadlock. Events the live
-    /// projection applied while the rebuild ran are applied to the shadow first. Returns how many.
+    /// Swaps the rebuilt tables in. The live offsets are locked first, then the live tables, in the
+    /// same order a running projection takes them (its compare-and-set comes before its writes), so
+    /// the two cannot deadlock. With the offsets locked the live runner can neither apply nor park
+    /// anything more: what it parked while the rebuild ran is read then and left out of the
+    /// catch-up, and events it applied meanwhile are applied to the shadow first. Returns how many.
     private func swap(
         _ projection: any Projection, shadow: String, reached: [KafkaTopicPartition: Int64], decoder: ProjectedEventDecoder,
         skipped: SkipCounter, connection: PostgresConnection
@@ -394,15 +395,19 @@ public struct ProjectionReplayer: Sendable {
         var caughtUp = 0
         try await connection.withTransaction(logger: logger) { transaction in
             try await transaction.query(PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = '\(ReplayLock.swapLockTimeoutMilliseconds)ms'"), logger: logger)
-            let tables = projection.tables.sorted().map { "public.\(SQLIdentifier.quoted($0))" }.joined(separator: ", ")
-            try await transaction.query(PostgresQuery(unsafeSQL: "LOCK TABLE \(tables) IN ACCESS EXCLUSIVE MODE"), logger: logger)
             var live: [KafkaTopicPartition: Int64] = [:]
             for try await (topic, partition, next) in try await transaction.query(
-                "SELECT topic, partition, next_offset FROM public.projection_offsets WHERE projection = \(projection.name) FOR UPDATE",
+                "SELECT topic, partition, next_offset FROM public.projection_offsets WHERE projection = \(projection.name) ORDER BY topic, partition FOR UPDATE",
                 logger: logger
             ).decode((String, Int32, Int64).self) {
                 live[KafkaTopicPartition(topic: topic, partition: partition)] = next
             }
+            let tables = projection.tables.sorted().map { "public.\(SQLIdentifier.quoted($0))" }.joined(separator: ", ")
+            try await transaction.query(PostgresQuery(unsafeSQL: "LOCK TABLE \(tables) IN ACCESS EXCLUSIVE MODE"), logger: logger)
+            // One the rebuild already applied would make the tables differ from the live ones.
+            let parkedNow = try await DeadLetterStore.parkedPositions(of: projection.name, on: transaction, logger: logger)
+            let appliedAlready = skipped.addParked(parkedNow, reached: reached)
+            guard appliedAlready.isEmpty else { throw ReplayError.parkedDuringRebuild(projection.name, appliedAlready) }
             var behind: [KafkaTopicPartition: Range<Int64>] = [:]
             for (partition, next) in live where next > reached[partition, default: 0] {
                 behind[partition] = reached[partition, default: 0]..<next

@@ -32,8 +32,11 @@ enum ReplayLock {
         }
     }
 
-    /// Postgres's `lock_not_available` (55P03): `lock_timeout` ran out.
+    /// Postgres's `lock_not_available` (55P03): `lock_timeout` ran out; or `deadlock_detected`
+    /// (40P01): a live runner's batch locked the offset rows in another order and Postgres chose
+    /// the swap as the one to roll back. Either way the swap may simply try again.
     static func isLockTimeout(_ error: any Error) -> Bool {
-        (FailureClassification.underlying(error) as? PSQLError)?.serverInfo?[.sqlState] == "55P03"
+        let state = (FailureClassification.underlying(error) as? PSQLError)?.serverInfo?[.sqlState]
+        return state == "55P03" || state == "40P01"
     }
 }
