@@ -324,6 +324,60 @@ struct KafkaClientTests {
             tasks.cancelAll()
         }
     }
+
+    @Test("a member whose reader is stalled with a full buffer still takes part in a rebalance, and loses nothing")
+    func aFullBufferPausesFetchingWithoutBlockingRebalances() async throws {
+        let topic = try await Env.freshTopic("pause", partitions: 2)
+        let groupId = Env.uniqueName("pause")
+        let bootstrap = try Env.bootstrap()
+        let producer = try KafkaProducer(configuration: KafkaProducerConfiguration(bootstrapServers: bootstrap, clientId: "pause-test-producer"), logger: Env.logger)
+        let reports = try await producer.send((0..<200).map {
+            KafkaOutgoingMessage(topic: topic, key: nil, value: Array("\($0)".utf8), partition: Int32($0 % 2))
+        })
+        await producer.close()
+        func member(_ index: Int) throws -> KafkaConsumer {
+            try KafkaConsumer(
+                configuration: KafkaConsumerConfiguration(
+                    bootstrapServers: bootstrap, groupId: groupId, topics: [topic], clientId: "pause-test-\(index)", maxBufferedMessages: 10),
+                logger: Env.logger)
+        }
+        let stalled = try member(0)
+        let joining = try member(1)
+        let received = LockedBox<Set<KafkaTopicPartition.Position>>([])
+
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await stalled.run() }
+            // The first member fills its buffer of 10 and nobody reads it.
+            let filled = await Env.eventually(timeout: .seconds(30)) { stalled.isAssigned && stalled.assignment.count == 2 }
+            try #require(filled)
+            try await Task.sleep(for: .seconds(1))
+            tasks.addTask { try await joining.run() }
+            // Joining needs the first member to rejoin, which a poll thread blocked on a full
+            // buffer could not do until evicted after max.poll.interval.ms (5 minutes).
+            let rebalanced = await Env.eventually(timeout: .seconds(30)) {
+                joining.isAssigned && joining.assignment.count == 1 && stalled.assignment.count == 1
+            }
+            #expect(rebalanced, "assignments: \(stalled.assignment) / \(joining.assignment)")
+            for consumer in [stalled, joining] {
+                tasks.addTask {
+                    for try await message in consumer {
+                        received.withLock { _ = $0.insert(KafkaTopicPartition.Position(partition: message.partition, offset: message.offset)) }
+                    }
+                }
+            }
+            let everything = Set(reports.map { KafkaTopicPartition.Position(partition: $0.partition, offset: $0.offset) })
+            let complete = await Env.eventually(timeout: .seconds(30)) { received.withLock { $0.isSuperset(of: everything) } }
+            #expect(complete, "\(received.withLock { $0.count }) of 200 distinct messages read after fetching resumed")
+            tasks.cancelAll()
+        }
+    }
+}
+
+extension KafkaTopicPartition {
+    fileprivate struct Position: Hashable, Sendable {
+        var partition: Int32
+        var offset: Int64
+    }
 }
 
 /// Test state shared with concurrently running closures (a `Mutex` cannot be captured by them).

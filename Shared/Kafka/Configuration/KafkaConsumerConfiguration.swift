@@ -8,8 +8,10 @@ public struct KafkaConsumerConfiguration: Sendable {
     public var heartbeatIntervalMs: Int = 500
     /// Where a partition without a committed (or `onAssign`-supplied) offset starts.
     public var autoOffsetReset: String = "earliest"
-    /// Messages read ahead of the iterating task before the poll thread waits.
+    /// Messages, and bytes of keys, values and headers, read ahead of the iterating task: at
+    /// either bound the consumer pauses fetching (and keeps polling) until half is read.
     public var maxBufferedMessages: Int = 10_000
+    public var maxBufferedBytes: Int = 32 << 20
     /// How often the offsets recorded with `KafkaConsumer.storeOffsets` are committed to the group.
     public var commitIntervalMs: Int = 1000
     /// Raw librdkafka properties, applied last (they override everything above).
@@ -18,7 +20,7 @@ public struct KafkaConsumerConfiguration: Sendable {
     public init(
         bootstrapServers: String, groupId: String, topics: [String], clientId: String,
         sessionTimeoutMs: Int = 6000, heartbeatIntervalMs: Int = 500, autoOffsetReset: String = "earliest",
-        maxBufferedMessages: Int = 10_000, additional: [String: String] = [:]
+        maxBufferedMessages: Int = 10_000, maxBufferedBytes: Int = 32 << 20, additional: [String: String] = [:]
     ) {
         self.bootstrapServers = bootstrapServers
         self.groupId = groupId
@@ -28,6 +30,7 @@ public struct KafkaConsumerConfiguration: Sendable {
         self.heartbeatIntervalMs = heartbeatIntervalMs
         self.autoOffsetReset = autoOffsetReset
         self.maxBufferedMessages = maxBufferedMessages
+        self.maxBufferedBytes = maxBufferedBytes
         self.additional = additional
     }
 

@@ -13,6 +13,8 @@ final class ConsumerGroupCoordinator: Sendable {
     private let onAssign: AssignHandler
     private let onRevoke: RevokeHandler
     private let buffer: BoundedMessageBuffer
+    /// The consumer's stop flag: a handler still running when it is set is abandoned.
+    private let stop: StopFlag
     private let state = Mutex(State())
 
     private struct State {
@@ -22,9 +24,10 @@ final class ConsumerGroupCoordinator: Sendable {
         var failure: (any Error)?
     }
 
-    init(logger: Logger, buffer: BoundedMessageBuffer, onAssign: @escaping AssignHandler, onRevoke: @escaping RevokeHandler) {
+    init(logger: Logger, buffer: BoundedMessageBuffer, stop: StopFlag, onAssign: @escaping AssignHandler, onRevoke: @escaping RevokeHandler) {
         self.logger = logger
         self.buffer = buffer
+        self.stop = stop
         self.onAssign = onAssign
         self.onRevoke = onRevoke
     }
@@ -70,7 +73,7 @@ final class ConsumerGroupCoordinator: Sendable {
         }
         state.withLock { $0.generation += 1 }
         let onAssign = onAssign
-        switch BlockingBridge.wait({ try await onAssign(partitions) }) {
+        switch BlockingBridge.wait(stop: stop, { try await onAssign(partitions) }) {
         case .success(let offsets):
             if let list, let elems = list.pointee.elems {
                 for i in 0..<Int(list.pointee.cnt) {
@@ -90,6 +93,10 @@ final class ConsumerGroupCoordinator: Sendable {
                 state.everAssigned = true
             }
             logger.info("partitions assigned", metadata: ["partitions": "\(partitions.sorted())"])
+        case .failure where stop.isSet:
+            // Stopping: the assignment is dropped and the group rebalances it to another member.
+            logger.info("assignment abandoned: the consumer is stopping")
+            dropAll(rk, partitions, cooperative: cooperative, list: list)
         case .failure(let error):
             logger.error("onAssign failed; the consumer stops", metadata: ["error": "\(error)"])
             fail(error)
@@ -107,7 +114,7 @@ final class ConsumerGroupCoordinator: Sendable {
         }
         buffer.removeAll { revoked.contains($0.topicPartition) }
         let onRevoke = onRevoke
-        _ = BlockingBridge.wait { await onRevoke(partitions) }
+        _ = BlockingBridge.wait(stop: stop) { await onRevoke(partitions) }
         if cooperative {
             if let error = rd_kafka_incremental_unassign(rk, list) { logger.warning("unassign failed", metadata: ["error": "\(KafkaError(consuming: error))"]) }
         } else if let error = resultError(rd_kafka_assign(rk, nil)) {

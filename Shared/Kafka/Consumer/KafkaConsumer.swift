@@ -6,9 +6,9 @@ import Synchronization
 /// A consumer-group member, read as an `AsyncSequence` of messages.
 ///
 /// `run()` polls librdkafka on a dedicated thread until graceful shutdown or cancellation, then
-/// leaves the group and ends the sequence. Messages are buffered up to
-/// `maxBufferedMessages`; when the buffer is full the poll thread waits, so a reader slower than
-/// `max.poll.interval.ms` (default 5 min) loses its partitions.
+/// leaves the group and ends the sequence. Messages are buffered up to `maxBufferedMessages` and
+/// `maxBufferedBytes`; when the buffer is full, fetching pauses while polling goes on, so a slow
+/// reader neither holds up a rebalance nor is evicted from the group.
 public final class KafkaConsumer: Service, AsyncSequence, Sendable {
     public typealias Element = KafkaMessage
     public typealias AsyncIterator = KafkaMessageIterator
@@ -36,9 +36,9 @@ public final class KafkaConsumer: Service, AsyncSequence, Sendable {
     ) throws {
         self.configuration = configuration
         self.logger = logger
-        let buffer = BoundedMessageBuffer(capacity: configuration.maxBufferedMessages)
+        let buffer = BoundedMessageBuffer(capacity: configuration.maxBufferedMessages, byteCapacity: configuration.maxBufferedBytes)
         self.buffer = buffer
-        let coordinator = ConsumerGroupCoordinator(logger: logger, buffer: buffer, onAssign: onAssign, onRevoke: onRevoke)
+        let coordinator = ConsumerGroupCoordinator(logger: logger, buffer: buffer, stop: stop, onAssign: onAssign, onRevoke: onRevoke)
         self.coordinator = coordinator
 
         let conf = try RdKafkaConfig.make(configuration.properties)
@@ -185,14 +185,43 @@ public final class KafkaConsumer: Service, AsyncSequence, Sendable {
             rd_kafka_topic_partition_list_destroy(subscription)
             if err != RD_KAFKA_RESP_ERR_NO_ERROR { coordinator.fail(KafkaError(err)) }
 
+            // Back-pressure without blocking the poll thread: fetching of the assignment pauses
+            // while the buffer is full, and polling goes on, so rebalances and the group's
+            // `max.poll.interval.ms` are served however slowly the application reads.
+            // librdkafka keeps a partition's pause across a revocation and a later assignment,
+            // so every partition ever paused is resumed, assigned now or not.
+            var paused: Set<KafkaTopicPartition> = []
+            var pausedIn: UInt64?  // the assignment generation last paused
             while !stop.isSet, coordinator.failure == nil {
+                if buffer.isFull {
+                    if pausedIn != coordinator.generation {  // a new assignment is not paused yet
+                        let assignment = coordinator.assignment
+                        KafkaConsumer.setPaused(true, assignment, rk: rk, logger: logger)
+                        paused.formUnion(assignment)
+                        pausedIn = coordinator.generation
+                    }
+                } else if pausedIn != nil, buffer.hasRoom {
+                    KafkaConsumer.setPaused(false, paused.union(coordinator.assignment), rk: rk, logger: logger)
+                    paused = []
+                    pausedIn = nil
+                }
                 guard let message = rd_kafka_consumer_poll(rk, 100) else { continue }
                 defer { rd_kafka_message_destroy(message) }
                 let code = message.pointee.err
                 if code != RD_KAFKA_RESP_ERR_NO_ERROR {
                     guard code != RD_KAFKA_RESP_ERR__PARTITION_EOF else { continue }
                     let error = KafkaError(code, message: KafkaConsumer.errorText(message))
-                    if error.isFatal {
+                    if code == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET {
+                        // Only with `auto.offset.reset=error`: the offset to start from is not in
+                        // the log (the topic was recreated, or its start was deleted). Starting
+                        // anywhere else would skip events or take old ones for applied ones.
+                        let topic = message.pointee.rkt.flatMap { rd_kafka_topic_name($0) }.map { String(cString: $0) } ?? "?"
+                        coordinator.fail(KafkaError(code, message: """
+                            \(topic)/\(message.pointee.partition): the offset to start from is outside the log \
+                            (\(KafkaConsumer.errorText(message) ?? "offset out of range")); the topic was recreated or truncated, \
+                            so the consumer stops rather than skip events: rebuild the read model with `hearthctl replay`
+                            """))
+                    } else if error.isFatal {
                         coordinator.fail(error)
                     } else {
                         logger.warning("consumer error", metadata: ["error": "\(error)"])
@@ -203,7 +232,7 @@ public final class KafkaConsumer: Service, AsyncSequence, Sendable {
                 decoded.assignmentGeneration = coordinator.generation
                 // A message fetched before a revocation must not reach the application.
                 guard coordinator.owns(decoded.topicPartition) else { continue }
-                _ = buffer.push(decoded, shouldStop: { stop.isSet })
+                _ = buffer.push(decoded)
             }
 
             // Leaves the group; librdkafka calls the rebalance callback (onRevoke) from here.
@@ -216,6 +245,20 @@ public final class KafkaConsumer: Service, AsyncSequence, Sendable {
             let failure = coordinator.failure
             buffer.finish(error: failure)
             finished.signal(failure.map { .failure($0) } ?? .success(()))
+        }
+    }
+
+    /// Pauses or resumes fetching of these partitions; librdkafka resumes each from the message
+    /// after the last one it delivered.
+    private static func setPaused(_ paused: Bool, _ partitions: Set<KafkaTopicPartition>, rk: OpaquePointer, logger: Logger) {
+        guard !partitions.isEmpty else { return }
+        let list = TopicPartitionList.make(partitions)
+        defer { rd_kafka_topic_partition_list_destroy(list) }
+        let err = paused ? rd_kafka_pause_partitions(rk, list) : rd_kafka_resume_partitions(rk, list)
+        if err != RD_KAFKA_RESP_ERR_NO_ERROR {
+            logger.warning(paused ? "cannot pause fetching" : "cannot resume fetching", metadata: ["error": "\(KafkaError(err))"])
+        } else {
+            logger.debug(paused ? "buffer full: fetching paused" : "fetching resumed", metadata: ["partitions": "\(partitions.count)"])
         }
     }
 

@@ -130,7 +130,7 @@ public final class KafkaRangeReader: AsyncSequence, Sendable {
             }
             guard let end = ends[tp], pending.contains(tp) else { continue }
             if m.offset < end {
-                guard buffer.push(KafkaMessage(copying: message), shouldStop: { stop.isSet }) else { return nil }
+                guard buffer.pushWaiting(KafkaMessage(copying: message), shouldStop: { stop.isSet }) else { return nil }
             }
             if m.offset + 1 >= end { finish(rk, tp, &pending) }
         }

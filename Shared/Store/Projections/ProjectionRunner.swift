@@ -92,6 +92,9 @@ public final class ProjectionRunner: Service, Sendable {
             configuration: KafkaConsumerConfiguration(
                 bootstrapServers: bootstrapServers, groupId: projection.consumerGroup,
                 topics: projection.topics.map(\.name), clientId: "hearth-\(projection.name)",
+                // The stored offset is the only truth: one outside the log (a recreated topic)
+                // stops the runner with that reason instead of silently starting elsewhere.
+                autoOffsetReset: "error",
                 // An idle fetch otherwise waits up to 500 ms before new events are seen (the dev
                 // broker does not answer early); read models should follow writes within milliseconds.
                 additional: ["fetch.wait.max.ms": "20"]),

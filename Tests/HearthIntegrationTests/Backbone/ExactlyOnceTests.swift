@@ -157,6 +157,81 @@ extension BackboneSuite {
             }
         }
 
+        /// A query that hangs while partitions are assigned (Postgres frozen) does not hold the
+        /// service's shutdown: the consumer abandons the assignment and the process exits.
+        @Test func aHungQueryWhileAssigningDoesNotHoldShutdown() async throws {
+            let suffix = UUID().uuidString.prefix(8).lowercased()
+            try await TestEnvironment.withPostgres { client in
+                let trigger = try await TestTrigger.install(
+                    "assign_hangs_\(suffix)", on: "projection_offsets", events: "INSERT", client: client, body: """
+                        IF NEW.projection = 'households' THEN PERFORM pg_sleep(30); END IF;
+                        """)
+                /// Ends the sleeping statement, so the trigger can be dropped at once.
+                @Sendable func endHungQueries() async throws {
+                    try await client.query(
+                        """
+                        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                        WHERE pid <> pg_backend_pid() AND state = 'active' AND query LIKE 'INSERT INTO projection_offsets%'
+                        """, logger: TestEnvironment.logger)
+                }
+                do {
+                    let gateway = try ServiceProcess("gateway")
+                    let hanging = try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
+                        let rows = try await client.query(
+                            "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE 'INSERT INTO projection_offsets%'",
+                            logger: TestEnvironment.logger)
+                        for try await count in rows.decode(Int.self) { return count > 0 }
+                        return false
+                    }
+                    #expect(hanging, "the assignment reached the hanging insert: \(gateway.logTail())")
+                    let started = ContinuousClock.now
+                    await gateway.stop()
+                    let took = ContinuousClock.now - started
+                    #expect(took < .seconds(10), "shutdown took \(took): \(gateway.logTail())")
+                    try await endHungQueries()
+                    try await trigger.drop()
+                } catch {
+                    try? await endHungQueries()
+                    try? await trigger.drop()
+                    throw error
+                }
+            }
+        }
+
+        /// A stored offset beyond the end of the log (the topic was recreated under the projection)
+        /// stops the projection with that reason; it used to restart from the log's start and
+        /// pass over every event below the stored offset as "already applied".
+        @Test func aStoredOffsetOutsideTheLogStopsTheProjection() async throws {
+            let household = UUID()
+            try await TestEnvironment.withPostgres { client in
+                let partition: Int32
+                do {
+                    let gateway = try ServiceProcess("gateway")
+                    try await gateway.waitUntilReady()
+                    let reports = try await HouseholdFixtures.publish([HouseholdFixtures.event(id: household)])
+                    partition = Int32(reports[0].partition)
+                    let caughtUp = try await KafkaTestEnvironment.eventually {
+                        try await Self.storedOffset(partition: Int(partition), client: client) == reports[0].offset + 1
+                    }
+                    try #require(caughtUp)
+                    await gateway.stop()
+                }
+                try await client.query(
+                    "UPDATE projection_offsets SET next_offset = next_offset + 100 WHERE projection = 'households' AND topic = 'households' AND partition = \(partition)",
+                    logger: TestEnvironment.logger)
+                let gateway = try ServiceProcess("gateway")
+                let process = gateway.process
+                let stopped = await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { !process.isRunning }
+                let log = gateway.logTail(lines: .max)
+                await gateway.stop()
+                try await client.query(
+                    "UPDATE projection_offsets SET next_offset = next_offset - 100 WHERE projection = 'households' AND topic = 'households' AND partition = \(partition)",
+                    logger: TestEnvironment.logger)
+                #expect(stopped, "the gateway went on: \(log.suffix(2000))")
+                #expect(log.contains("households/\(partition): the offset to start from is outside the log"), "\(log.suffix(2000))")
+            }
+        }
+
         /// The stored offset of one `households` partition.
         static func storedOffset(partition: Int, client: PostgresClient) async throws -> Int64 {
             let rows = try await client.query(
