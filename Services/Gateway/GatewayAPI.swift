@@ -34,6 +34,7 @@ struct GatewayAPI: Sendable {
     let notificationServices: [any Service]
     let registeredRoutes: RegisteredRoutes
     let janitor: RateLimitJanitor
+    let idempotency: IdempotencyMiddleware
 
     /// Reads the gateway's settings and keys; an unusable configuration ends the process with a
     /// clear message, as `ServiceHost.bootstrap` does.
@@ -60,6 +61,7 @@ struct GatewayAPI: Sendable {
         let counters = RateLimitCounterStore(client: host.postgres, logger: logger)
         let rateLimitLedger = RateLimitLedger()
         let registeredRoutes = RegisteredRoutes()
+        let idempotencyKeys = IdempotencyStore(client: host.postgres, logger: logger)
         let notifications = NotificationRoutes.make(host: host, membership: membership)
         let chatReadModel = ChatReadModel(client: host.postgres, logger: logger)
         logger.info("gateway configured", metadata: [
@@ -104,7 +106,8 @@ struct GatewayAPI: Sendable {
             notifications: notifications.routes,
             notificationServices: notifications.services,
             registeredRoutes: registeredRoutes,
-            janitor: RateLimitJanitor(store: counters, ledger: rateLimitLedger, logger: logger))
+            janitor: RateLimitJanitor(store: counters, ledger: rateLimitLedger, idempotencyKeys: idempotencyKeys, logger: logger),
+            idempotency: IdempotencyMiddleware(store: idempotencyKeys))
     }
 
     /// Services that run beside the HTTP server once migrations are applied.
@@ -119,7 +122,7 @@ struct GatewayAPI: Sendable {
         auth.registerOpen(on: router.group("v1"))
         calendar.registerOpen(on: router.group("v1"))
 
-        let authenticated = router.group("v1").add(middleware: authentication)
+        let authenticated = router.group("v1").add(middleware: authentication).add(middleware: idempotency)
         auth.registerAuthenticated(on: authenticated)
         households.register(on: authenticated)
         members.register(on: authenticated)

@@ -6,10 +6,12 @@ import ServiceLifecycle
 /// Keeps this instance's rate-limit ledger and the shared counters in step: sends the hits
 /// counted since the last flush (every `flushInterval`), reads back every instance's totals, and
 /// once a minute deletes windows that ended a while ago. Every instance runs one; the deletes are
-/// idempotent, so several at once do no harm.
+/// idempotent, so several at once do no harm. The same minute's clean-up drops expired
+/// `Idempotency-Key` answers.
 struct RateLimitJanitor: Service {
     let store: RateLimitCounterStore
     let ledger: RateLimitLedger
+    let idempotencyKeys: IdempotencyStore
     let logger: Logger
     var flushInterval: Duration = .milliseconds(100)
     var keep: TimeInterval = 300
@@ -25,6 +27,11 @@ struct RateLimitJanitor: Service {
                     try await store.deleteWindows(before: Date().addingTimeInterval(-keep))
                 } catch {
                     logger.warning("cannot delete old rate-limit windows", metadata: ["error": "\(String(reflecting: error))"])
+                }
+                do {
+                    try await idempotencyKeys.deleteExpired()
+                } catch {
+                    logger.warning("cannot delete expired idempotency keys", metadata: ["error": "\(String(reflecting: error))"])
                 }
             }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: flushInterval) }

@@ -196,7 +196,8 @@ public final class KafkaProducer: Service, Sendable {
             }
         }
         let error: OpaquePointer? = message.topic.withCString { topic in
-            message.value.withUnsafeBytes { value in
+            // An empty value is an empty value, not a tombstone (which a NULL pointer would make).
+            withNonNullBytes(message.value) { value in
                 withOptionalBytes(message.key) { key in
                     var values = [rd_kafka_vu_t](repeating: rd_kafka_vu_t(), count: 7)
                     values[0].vtype = RD_KAFKA_VTYPE_TOPIC
@@ -235,9 +236,13 @@ public final class KafkaProducer: Service, Sendable {
     /// An empty key is still a key (and hashed as such); only nil means "no key".
     private static func withOptionalBytes<R>(_ bytes: [UInt8]?, _ body: (UnsafeRawBufferPointer?) -> R) -> R {
         guard let bytes else { return body(nil) }
-        return bytes.withUnsafeBytes { buffer in
-            // A zero-length array may have no base address; librdkafka needs a non-NULL pointer
-            // to tell an empty key from a missing one.
+        return withNonNullBytes(bytes) { body($0) }
+    }
+
+    /// The bytes with a base address even when there are none: a zero-length array may have no
+    /// base address, and librdkafka reads a NULL key or value as a missing one.
+    static func withNonNullBytes<R>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        bytes.withUnsafeBytes { buffer in
             if buffer.baseAddress == nil {
                 var empty: UInt8 = 0
                 return withUnsafeBytes(of: &empty) { body(UnsafeRawBufferPointer(start: $0.baseAddress, count: 0)) }
