@@ -32,6 +32,9 @@ stop: ## stop what a killed `make run` left behind
 test: ## build and run the tests against a throwaway Postgres and devbroker (what CI runs)
 	@$(LOCAL)/test.sh
 
+chaos: ## the long chaos run: kills, rebalances, a broker outage, a replay and Postgres faults under traffic
+	@HEARTH_CHAOS=long TEST_ARGS="--filter Chaos" $(LOCAL)/test.sh
+
 check-compose: setup ## validate compose.yaml and its topics against `hearthctl catalogue --json`
 	@deploy/check-compose.sh
 

@@ -19,6 +19,9 @@ struct ControlCommandHandler: Sendable {
             case RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS: return .exists
             default: return .error(String(cString: rd_kafka_err2str(err)))
             }
+        case .setBrokers(let up):
+            let err = cluster.setBrokers(up: up)
+            return err == RD_KAFKA_RESP_ERR_NO_ERROR ? .ok : .error(String(cString: rd_kafka_err2str(err)))
         }
     }
 }

@@ -40,6 +40,15 @@ final class MockCluster: @unchecked Sendable {
         rd_kafka_mock_topic_create(cluster, name, Int32(partitions), Int32(min(3, brokers)))
     }
 
+    /// Every broker down (its listener closes connections) or up again; the first error, if any.
+    func setBrokers(up: Bool) -> rd_kafka_resp_err_t {
+        for id in 1...Int32(brokers) {
+            let err = up ? rd_kafka_mock_broker_set_up(cluster, id) : rd_kafka_mock_broker_set_down(cluster, id)
+            if err != RD_KAFKA_RESP_ERR_NO_ERROR { return err }
+        }
+        return RD_KAFKA_RESP_ERR_NO_ERROR
+    }
+
     /// Every catalogue topic and its dead-letter topic, so that services never depend on
     /// auto-creation (which would give 4 partitions and break the key → partition contract).
     func createCatalogue() throws -> [Topic] {

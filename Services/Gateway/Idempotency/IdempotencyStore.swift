@@ -10,8 +10,9 @@ struct IdempotencyStore: Sendable {
     /// How long a key answers with its first answer; after that it is a new key.
     static let retention: TimeInterval = 24 * 3600
     /// A request still running after this long is taken for dead (its gateway was killed): a retry
-    /// may run it again, under the same event ids.
-    static let abandonedAfter: TimeInterval = 60
+    /// may run it again, under the same event ids. Above the longest a request runs (two
+    /// publishes of at most `HEARTH_KAFKA_DELIVERY_TIMEOUT_MS` each and two consistency waits).
+    static let abandonedAfter: TimeInterval = 30
 
     enum Claim: Equatable {
         /// This request runs now; the key is held until `complete` or `release`.

@@ -11,10 +11,14 @@ public enum DevBrokerControl {
 
     public enum Command: Sendable, Equatable {
         case createTopic(name: String, partitions: Int)
+        /// Takes every broker of the cluster down (connections refused and closed) or up again:
+        /// a Kafka outage on cue, for the chaos suite.
+        case setBrokers(up: Bool)
 
         public var line: String {
             switch self {
             case .createTopic(let name, let partitions): "\(DevBrokerControl.prefix)CREATE-TOPIC \(name) \(partitions)\n"
+            case .setBrokers(let up): "\(DevBrokerControl.prefix)BROKERS \(up ? "UP" : "DOWN")\n"
             }
         }
 
@@ -22,6 +26,10 @@ public enum DevBrokerControl {
         public init?(line: String) {
             guard line.hasPrefix(DevBrokerControl.prefix) else { return nil }
             let words = line.dropFirst(DevBrokerControl.prefix.count).split(separator: " ")
+            if words.count == 2, words[0] == "BROKERS", words[1] == "UP" || words[1] == "DOWN" {
+                self = .setBrokers(up: words[1] == "UP")
+                return
+            }
             guard words.count == 3, words[0] == "CREATE-TOPIC", let partitions = Int(words[2]), partitions > 0,
                   words[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-" })
             else { return nil }
@@ -50,6 +58,12 @@ public enum DevBrokerControl {
             default: self = .error(line.hasPrefix("ERR ") ? String(line.dropFirst(4)) : line)
             }
         }
+    }
+
+    /// Takes the devbroker's brokers down or up (`address`: its bootstrap `host:port`).
+    public static func setBrokers(up: Bool, at address: String) async throws {
+        let reply = try await DedicatedThread.run(name: "devbroker-control") { () throws -> Reply in try send(.setBrokers(up: up), to: address) }
+        if case .error(let text) = reply { throw KafkaError(code: KafkaErrorCode.invalidArgument, message: "devbroker: \(text)") }
     }
 
     /// Blocking; call from a dedicated thread. `address` is `host:port` of the devbroker's

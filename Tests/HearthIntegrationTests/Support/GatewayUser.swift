@@ -12,7 +12,12 @@ struct GatewayUser: Sendable {
 
     /// Signs in a fresh user (a unique name unless one is given).
     static func signIn(_ gateway: ServiceProcess, name: String = "tester-\(UUID().uuidString.prefix(8))") async throws -> GatewayUser {
-        let reply = try await HTTPTestClient.postJSON(gateway.baseURL.appendingPathComponent("v1/auth/dev"), ["name": name])
+        try await signIn(baseURL: gateway.baseURL, name: name)
+    }
+
+    /// Signs in through the gateway at `baseURL` (any instance: they share the signing key).
+    static func signIn(baseURL: URL, name: String) async throws -> GatewayUser {
+        let reply = try await HTTPTestClient.postJSON(baseURL.appendingPathComponent("v1/auth/dev"), ["name": name])
         guard reply.status == 200, let userId = reply.json["user_id"] as? String, let token = reply.json["jwt"] as? String else {
             throw GatewaySignInFailed(status: reply.status, body: String(decoding: reply.body, as: UTF8.self))
         }

@@ -1,0 +1,391 @@
+import Foundation
+import HearthKafka
+import HearthReadModels
+import PostgresNIO
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension BackboneSuite {
+    /// Real traffic through two gateways (and sometimes three) on a database and devbroker of
+    /// their own, while faults are injected one after another: a gateway SIGKILLed mid-flow and
+    /// restarted, a third gateway joining and leaving (rebalances), every broker down and up, a
+    /// replay swapping the households read model in, and with `HEARTH_CHAOS=long` Postgres
+    /// frozen and restarted. Afterwards every accepted request's event is in the archive exactly
+    /// once, every read model equals its rebuild from zero, nothing is parked, and every
+    /// gateway is ready. `make chaos` runs the long version; `make test` a short one.
+    @Suite struct Chaos {
+        @Test func trafficSurvivesKillsRebalancesABrokerOutageAndAReplay() async throws {
+            let plan = ChaosPlan.fromEnvironment()
+            try await IsolatedStack.with(prefix: "hearth_chaos") { url, broker in
+                let environment = [
+                    "HEARTH_DATABASE_URL": url, "HEARTH_KAFKA_BOOTSTRAP": broker.bootstrap, "HEARTH_PROJECTION_STUCK_SECONDS": "20",
+                ]
+                let fleet = GatewayFleet(environment: environment)
+                defer { fleet.stopAll() }
+                try await fleet.start(count: 2)
+                let traffic = ChaosTraffic(fleet: fleet, clients: 4)
+                let driving = Task { await traffic.drive() }
+                var faults: [String] = []
+
+                // 1. SIGKILL a gateway mid-flow; start it again.
+                try await Task.sleep(for: plan.pause)
+                await fleet.kill(at: 0)
+                faults.append("SIGKILL gateway, restart")
+                try await fleet.restart(at: 0)
+
+                // 2. A third gateway joins (the group rebalances), then leaves gracefully.
+                try await Task.sleep(for: plan.pause)
+                try await fleet.add()
+                try await Task.sleep(for: plan.pause)
+                await fleet.stop(at: 2)
+                faults.append("gateway joins and leaves (2 rebalances)")
+
+                // 3. Every broker down, then up: writes answer 503 with Retry-After meanwhile.
+                try await Task.sleep(for: plan.pause)
+                try await DevBrokerControl.setBrokers(up: false, at: broker.bootstrap)
+                try await Task.sleep(for: plan.brokerOutage)
+                try await DevBrokerControl.setBrokers(up: true, at: broker.bootstrap)
+                faults.append("brokers down \(plan.brokerOutage)")
+
+                // 4. A replay swaps the households read model in while traffic flows.
+                try await Task.sleep(for: plan.pause)
+                let replay = try await CommandLineTool.run(["replay", "households"], environment: environment)
+                // Under traffic the tables change while it runs: "DIFFERENT" (3) is expected then.
+                #expect([0, 3].contains(replay.status), "\(replay.output)\n\(replay.errors.suffix(2000))")
+                faults.append("replay households under traffic")
+
+                // 5. (long) Postgres frozen, then restarted.
+                if plan.postgresFaults, let server = TestPostgresServer.fromEnvironment() {
+                    try await Task.sleep(for: plan.pause)
+                    try server.freeze(for: .seconds(20))
+                    faults.append("Postgres frozen 20 s")
+                    try await Task.sleep(for: plan.pause)
+                    try await server.restart()
+                    faults.append("Postgres restarted")
+                }
+
+                try await Task.sleep(for: plan.pause)
+                let stoppedAt = ContinuousClock.now
+                traffic.stop()
+                await driving.value
+
+                // Everything accepted is applied: every gateway projection at the topics' ends.
+                let ownDatabase = try SeparateDatabase(url: url)
+                let admin = KafkaAdmin(bootstrapServers: broker.bootstrap, logger: TestEnvironment.logger)
+                let caughtUp = try await KafkaTestEnvironment.eventually(timeout: .seconds(120)) {
+                    try await ChaosCheck.projectionsAtTheEnd(database: ownDatabase, admin: admin)
+                }
+                let catchUp = ContinuousClock.now - stoppedAt
+                #expect(caughtUp, "projections did not catch up: \(fleet.logTails())")
+
+                let archive = try await ChaosCheck.archive(database: ownDatabase)
+                let accepted = traffic.accepted
+                let lost = accepted.filter { archive[$0, default: .init()].events == 0 }
+                let duplicated = accepted.filter { archive[$0, default: .init()].events > 1 }
+                let recognisable = duplicated.filter { archive[$0]!.distinctIds == 1 }
+                let parked = try await ownDatabase.count("SELECT count(*) FROM projection_dead_letters")
+                let ready = await fleet.allReady()
+                var rebuilds: [String] = []
+                var rebuildsIdentical = true
+                for projection in ReadModelCatalogue.projections(of: .gateway) where projection.decodesPayloads {
+                    let rebuild = try await CommandLineTool.run(["replay", projection.name, "--dry-run"], environment: environment)
+                    if rebuild.status != 0 {
+                        rebuildsIdentical = false
+                        rebuilds.append("\(projection.name): exit \(rebuild.status)\n\(rebuild.output)\n\(rebuild.errors.suffix(1000))")
+                    }
+                }
+
+                ChaosReport(
+                    faults: faults, accepted: accepted.count, refused: traffic.refusals, retries: traffic.retries,
+                    events: archive.values.reduce(0) { $0 + $1.events }, lost: lost.count, duplicated: duplicated.count - recognisable.count,
+                    recognisableDuplicates: recognisable.count, parked: parked, catchUp: catchUp,
+                    replayIdentical: rebuildsIdentical
+                ).print()
+
+                #expect(accepted.count > 20, "too little traffic got through to judge")
+                #expect(lost.isEmpty, "accepted but not in the archive: \(lost.prefix(5))")
+                #expect(duplicated.count == recognisable.count, "published twice under different ids: \(duplicated.prefix(5))")
+                #expect(parked == 0)
+                #expect(ready, "a gateway is not ready: \(fleet.logTails())")
+                #expect(rebuildsIdentical, "a read model differs from its rebuild:\n\(rebuilds.joined(separator: "\n"))")
+                #expect(traffic.unexpected.isEmpty, "unexpected answers: \(traffic.unexpected.prefix(5))")
+                try await ownDatabase.close()
+            }
+        }
+    }
+}
+
+/// How long and how hard: `HEARTH_CHAOS=long` (what `make chaos` sets) is slower and adds the
+/// Postgres faults, which would stall the rest of `make test` if run there.
+struct ChaosPlan {
+    var pause: Duration
+    var brokerOutage: Duration
+    var postgresFaults: Bool
+
+    static func fromEnvironment() -> ChaosPlan {
+        if ProcessInfo.processInfo.environment["HEARTH_CHAOS"] == "long" {
+            return ChaosPlan(pause: .seconds(15), brokerOutage: .seconds(30), postgresFaults: true)
+        }
+        return ChaosPlan(pause: .seconds(4), brokerOutage: .seconds(10), postgresFaults: false)
+    }
+}
+
+/// The gateways of a chaos run, and the base URLs traffic may use right now.
+final class GatewayFleet: Sendable {
+    private let environment: [String: String]
+    /// `ServiceProcess` is not `Sendable`; the fleet only touches them from the test's own task,
+    /// and traffic reads nothing but the URLs.
+    private nonisolated(unsafe) var processes: [ServiceProcess?] = []
+    private let urls = Mutex<[URL]>([])
+
+    init(environment: [String: String]) {
+        self.environment = environment
+    }
+
+    var live: [URL] { urls.withLock { $0 } }
+
+    func start(count: Int) async throws {
+        for _ in 0..<count { try await add() }
+    }
+
+    func add() async throws {
+        let process = try ServiceProcess("gateway", environment: environment)
+        processes.append(process)
+        try await process.waitUntilReady(timeout: .seconds(120))
+        publishURLs()
+    }
+
+    func kill(at index: Int) async {
+        await processes[index]?.kill()
+        processes[index] = nil
+        publishURLs()
+    }
+
+    func stop(at index: Int) async {
+        await processes[index]?.stop()
+        processes[index] = nil
+        publishURLs()
+    }
+
+    func restart(at index: Int) async throws {
+        let process = try ServiceProcess("gateway", environment: environment)
+        processes[index] = process
+        try await process.waitUntilReady(timeout: .seconds(120))
+        publishURLs()
+    }
+
+    func allReady() async -> Bool {
+        for url in live {
+            guard let (status, _) = try? await HTTPTestClient.get(url.appendingPathComponent("readyz")), status == 200 else { return false }
+        }
+        return !live.isEmpty
+    }
+
+    func logTails() -> String {
+        processes.compactMap { $0 }.map { $0.logTail(lines: 30) }.joined(separator: "\n---\n")
+    }
+
+    func stopAll() {
+        for process in processes.compactMap({ $0 }) where process.isRunning { Glibc.kill(process.process.processIdentifier, SIGKILL) }
+    }
+
+    private func publishURLs() {
+        let running = processes.compactMap { $0 }.filter(\.isRunning).map(\.baseURL)
+        urls.withLock { $0 = running }
+    }
+}
+
+/// Clients that each sign in and then upsert their household again and again, every request
+/// with its own `Idempotency-Key` and correlation id, retried (same key, next gateway) until it
+/// is answered: what a well-behaved app does through an outage.
+final class ChaosTraffic: Sendable {
+    private let fleet: GatewayFleet
+    private let clients: Int
+    private let stopped = Atomic<Bool>(false)
+    private let state = Mutex(State())
+
+    private struct State {
+        var accepted: [String] = []
+        var retries = 0
+        var refusals: [Int: Int] = [:]
+        var unexpected: [String] = []
+    }
+
+    init(fleet: GatewayFleet, clients: Int) {
+        self.fleet = fleet
+        self.clients = clients
+    }
+
+    /// Correlation ids of the requests a gateway answered 200.
+    var accepted: [String] { state.withLock { $0.accepted } }
+    var retries: Int { state.withLock { $0.retries } }
+    /// Answers that asked for a retry (503, 409) by status.
+    var refusals: [Int: Int] { state.withLock { $0.refusals } }
+    var unexpected: [String] { state.withLock { $0.unexpected } }
+
+    func stop() { stopped.store(true, ordering: .releasing) }
+
+    func drive() async {
+        await withTaskGroup(of: Void.self) { group in
+            for client in 0..<clients {
+                group.addTask { await self.client(client) }
+            }
+        }
+    }
+
+    private func client(_ number: Int) async {
+        var turn = number
+        func nextGateway() -> URL? {
+            let live = fleet.live
+            guard !live.isEmpty else { return nil }
+            turn += 1
+            return live[turn % live.count]
+        }
+        var user: GatewayUser?
+        while user == nil, !stopped.load(ordering: .acquiring) {
+            if let url = nextGateway() {
+                user = try? await GatewayUser.signIn(baseURL: url, name: "chaos-\(number)-\(UUID().uuidString.prefix(6))")
+            }
+            if user == nil { try? await Task.sleep(for: .milliseconds(200)) }
+        }
+        guard let user else { return }
+        var index = 0
+        while !stopped.load(ordering: .acquiring) {
+            index += 1
+            let correlation = "chaos-\(UUID().uuidString.lowercased())"
+            let headers = user.headers(["Idempotency-Key": UUID().uuidString, "X-Correlation-Id": correlation])
+            let body = Data(#"{"name":"Chaos \#(number) \#(index)","prefs":{"adults":2}}"#.utf8)
+            // A request once sent is retried until answered, even after the run ends: it may
+            // already have taken effect, and only its answer says so.
+            let deadline = ContinuousClock.now + .seconds(180)
+            while ContinuousClock.now < deadline {
+                guard let url = nextGateway() else {
+                    try? await Task.sleep(for: .milliseconds(200))
+                    continue
+                }
+                let reply = try? await HTTPTestClient.send("POST", url.appendingPathComponent("v1/households/upsert"), body: body, headers: headers, idleTimeout: 20)
+                switch reply?.status {
+                case 200:
+                    state.withLock { $0.accepted.append(correlation) }
+                case 503, 409:
+                    state.withLock { $0.refusals[reply!.status, default: 0] += 1 }
+                case nil:
+                    state.withLock { $0.retries += 1 }
+                default:
+                    let text = String(decoding: reply!.body, as: UTF8.self)
+                    state.withLock { $0.unexpected.append("\(reply!.status): \(text.prefix(300))") }
+                }
+                if reply?.status == 200 || (reply.map { ![503, 409].contains($0.status) } ?? false) { break }
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+    }
+}
+
+/// What the checks read from the chaos run's own database and broker.
+enum ChaosCheck {
+    struct Archived {
+        var events = 0
+        var distinctIds = 0
+    }
+
+    /// `household.upserted` events in the archive per correlation id.
+    static func archive(database: SeparateDatabase) async throws -> [String: Archived] {
+        var result: [String: Archived] = [:]
+        for try await (correlation, events, distinct) in try await database.client.query(
+            """
+            SELECT correlation_id, count(*), count(DISTINCT event_id) FROM event_log
+            WHERE type = 'household.upserted' AND correlation_id LIKE 'chaos-%' GROUP BY correlation_id
+            """, logger: TestEnvironment.logger
+        ).decode((String, Int, Int).self) {
+            result[correlation] = Archived(events: events, distinctIds: distinct)
+        }
+        return result
+    }
+
+    /// True when every projection's stored offsets equal its topics' high watermarks.
+    static func projectionsAtTheEnd(database: SeparateDatabase, admin: KafkaAdmin) async throws -> Bool {
+        var stored: [KafkaTopicPartition: [Int64]] = [:]
+        for try await (topic, partition, next) in try await database.client.query(
+            "SELECT topic, partition, next_offset FROM projection_offsets", logger: TestEnvironment.logger
+        ).decode((String, Int32, Int64).self) {
+            stored[KafkaTopicPartition(topic: topic, partition: partition), default: []].append(next)
+        }
+        guard !stored.isEmpty else { return false }
+        let ends = try await admin.watermarks(Array(stored.keys))
+        return stored.allSatisfy { partition, offsets in offsets.allSatisfy { $0 == ends[partition]?.high } }
+    }
+}
+
+/// The suite's Postgres server (`make test` exports its data directory), for the faults that
+/// need the server itself: freezing every process of it, and a restart.
+struct TestPostgresServer {
+    let dataDirectory: String
+    let port: String
+
+    static func fromEnvironment() -> TestPostgresServer? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let data = environment["HEARTH_TEST_PG_DATA"], let port = environment["HEARTH_TEST_PG_PORT"] else { return nil }
+        return TestPostgresServer(dataDirectory: data, port: port)
+    }
+
+    /// SIGSTOP to the postmaster and its children, SIGCONT after `duration`.
+    func freeze(for duration: Duration) throws {
+        let pidLine = try String(contentsOfFile: "\(dataDirectory)/postmaster.pid", encoding: .utf8).split(separator: "\n").first
+        guard let postmaster = pidLine.flatMap({ Int32($0) }) else { return }
+        let children = (try? String(contentsOfFile: "/proc/\(postmaster)/task/\(postmaster)/children", encoding: .utf8)) ?? ""
+        let pids = [postmaster] + children.split(separator: " ").compactMap { Int32($0) }
+        for pid in pids { Glibc.kill(pid, SIGSTOP) }
+        Thread.sleep(forTimeInterval: Double(duration.components.seconds))
+        for pid in pids.reversed() { Glibc.kill(pid, SIGCONT) }
+    }
+
+    func restart() async throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../deploy/local/postgres.sh").standardized
+        for command in ["stop", "start"] {
+            let process = Process()
+            process.executableURL = script
+            process.arguments = [command]
+            process.environment = ProcessInfo.processInfo.environment.merging(
+                ["HEARTH_PG_DATA": dataDirectory, "HEARTH_PG_PORT": port, "HEARTH_PG_FAST": "1"]) { $1 }
+            try process.run()
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// The table a chaos run prints.
+struct ChaosReport {
+    var faults: [String]
+    var accepted: Int
+    var refused: [Int: Int]
+    var retries: Int
+    var events: Int
+    var lost: Int
+    var duplicated: Int
+    var recognisableDuplicates: Int
+    var parked: Int
+    var catchUp: Duration
+    var replayIdentical: Bool
+
+    func print() {
+        let rows: [(String, String)] = [
+            ("faults injected", "\(faults.count): \(faults.joined(separator: "; "))"),
+            ("requests accepted", "\(accepted)"),
+            ("answered 503 / 409 (retried)", "\(refused[503, default: 0]) / \(refused[409, default: 0])"),
+            ("no answer (retried)", "\(retries)"),
+            ("events archived", "\(events)"),
+            ("lost", "\(lost)"),
+            ("duplicated", "\(duplicated)"),
+            ("re-sent under the same event id", "\(recognisableDuplicates)"),
+            ("parked", "\(parked)"),
+            ("catch-up after the last fault", catchUp.formatted(.units(allowed: [.seconds, .milliseconds], width: .narrow))),
+            ("read models = rebuild from zero", replayIdentical ? "yes" : "NO"),
+        ]
+        Swift.print("chaos run:")
+        for (name, value) in rows { Swift.print("  \(name.padding(toLength: 34, withPad: " ", startingAt: 0)) \(value)") }
+    }
+}
