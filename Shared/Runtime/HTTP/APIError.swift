@@ -1,7 +1,9 @@
 import Foundation
 import HearthKafka
+import HearthStore
 import HTTPTypes
 import Hummingbird
+import PostgresNIO
 
 /// Every error a client sees: `{"error": {"code", "message", "field"?, "request_id"}}`.
 public struct APIError: Error, Sendable {
@@ -78,6 +80,11 @@ public struct APIError: Error, Sendable {
             // Kafka did not acknowledge in time (a broker down, `HEARTH_KAFKA_DELIVERY_TIMEOUT_MS`):
             // the change may or may not have been recorded; the client retries.
             return APIError(.serviceUnavailable, code: "event_not_acknowledged", message: "the change was not acknowledged in time; retry shortly",
+                            headers: [.retryAfter: "1"])
+        case _ where FailureClassification.underlying(error) is PSQLError && FailureClassification.isTransient(error):
+            // Postgres restarting, failing over or refusing connections: nothing the request did
+            // was committed in the failed statement; the client retries.
+            return APIError(.serviceUnavailable, code: "database_unavailable", message: "the database is not answering right now; retry shortly",
                             headers: [.retryAfter: "1"])
         default:
             return nil

@@ -34,7 +34,7 @@ public enum FailureClassification {
     /// moved them): refresh them and try again.
     static func isOffsetConflict(_ error: any Error) -> Bool { underlying(error) is OffsetConflict }
 
-    static func isTransient(_ error: any Error) -> Bool {
+    public static func isTransient(_ error: any Error) -> Bool {
         switch underlying(error) {
         case is OffsetConflict, is CancellationError, is PostgresTransactionError:
             return true

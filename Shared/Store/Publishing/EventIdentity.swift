@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Where the ids of the events a task publishes come from. Random by default; a request that
+/// Where the ids of the events a task publishes, and of the things it creates, come from. Random by default; a request that
 /// carries an `Idempotency-Key` binds a source derived from the key, so a retried request
 /// publishes its events under the ids the first attempt used, and whatever took the first
 /// attempt's events can tell the retry's apart.
@@ -10,6 +10,11 @@ public enum EventIdentity {
 
     /// The id of the next event published in this task.
     static func next() -> UUID { source?.next() ?? UUID() }
+
+    /// An id for a new thing a request creates (a reminder, a chat, a run): drawn from the same
+    /// source, so a retry under the same `Idempotency-Key` names the same thing again instead of
+    /// creating a second one.
+    public static func newId() -> UUID { next() }
 }
 
 /// The ids of one request's events, in publishing order: the n-th event gets `derive(n)`.

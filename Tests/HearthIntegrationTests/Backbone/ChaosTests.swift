@@ -1,4 +1,6 @@
+import Crypto
 import Foundation
+import HearthEvents
 import HearthKafka
 import HearthReadModels
 import PostgresNIO
@@ -9,13 +11,14 @@ import Glibc
 #endif
 
 extension BackboneSuite {
-    /// Real traffic through two gateways (and sometimes three) on a database and devbroker of
-    /// their own, while faults are injected one after another: a gateway SIGKILLed mid-flow and
+    /// Real traffic (household upserts, reminders pushed to a fake APNs) through two gateways
+    /// (and sometimes three) and two notifiers on a database and devbroker of their own, while
+    /// faults are injected one after another: a gateway and a notifier SIGKILLed mid-flow and
     /// restarted, a third gateway joining and leaving (rebalances), every broker down and up, a
     /// replay swapping the households read model in, and with `HEARTH_CHAOS=long` Postgres
     /// frozen and restarted. Afterwards every accepted request's event is in the archive exactly
-    /// once, every read model equals its rebuild from zero, nothing is parked, and every
-    /// gateway is ready. `make chaos` runs the long version; `make test` a short one.
+    /// once, every accepted reminder was pushed exactly once, every read model equals its rebuild
+    /// from zero, nothing is parked, and every process is ready. `make chaos` runs the long version; `make test` a short one.
     @Suite struct Chaos {
         @Test func trafficSurvivesKillsRebalancesABrokerOutageAndAReplay() async throws {
             let plan = ChaosPlan.fromEnvironment()
@@ -23,9 +26,17 @@ extension BackboneSuite {
                 let environment = [
                     "HEARTH_DATABASE_URL": url, "HEARTH_KAFKA_BOOTSTRAP": broker.bootstrap, "HEARTH_PROJECTION_STUCK_SECONDS": "20",
                 ]
+                let apns = try await FakeAPNsServer.start()
+                defer { Task { await apns.stop() } }
                 let fleet = GatewayFleet(environment: environment)
-                defer { fleet.stopAll() }
+                let notifiers = ServiceFleet(
+                    "notifier", environment: environment.merging(try NotifierStack.notifierEnvironment(pushingTo: apns, key: P256.Signing.PrivateKey())) { $1 })
+                defer {
+                    fleet.stopAll()
+                    notifiers.stopAll()
+                }
                 try await fleet.start(count: 2)
+                try await notifiers.start(count: 2)
                 let traffic = ChaosTraffic(fleet: fleet, clients: 4)
                 let driving = Task { await traffic.drive() }
                 var faults: [String] = []
@@ -35,6 +46,10 @@ extension BackboneSuite {
                 await fleet.kill(at: 0)
                 faults.append("SIGKILL gateway, restart")
                 try await fleet.restart(at: 0)
+                try await Task.sleep(for: plan.pause)
+                await notifiers.kill(at: 0)
+                faults.append("SIGKILL notifier, restart")
+                try await notifiers.restart(at: 0)
 
                 // 2. A third gateway joins (the group rebalances), then leaves gracefully.
                 try await Task.sleep(for: plan.pause)
@@ -63,7 +78,7 @@ extension BackboneSuite {
                     try server.freeze(for: .seconds(20))
                     faults.append("Postgres frozen 20 s")
                     try await Task.sleep(for: plan.pause)
-                    try await server.restart()
+                    try server.restart()
                     faults.append("Postgres restarted")
                 }
 
@@ -80,6 +95,21 @@ extension BackboneSuite {
                 }
                 let catchUp = ContinuousClock.now - stoppedAt
                 #expect(caughtUp, "projections did not catch up: \(fleet.logTails())")
+                // Each accepted reminder pushed once (they are due a few seconds after they were sent).
+                let reminders = traffic.acceptedReminders
+                @Sendable func pushes() -> [String: Int] {
+                    var count: [String: Int] = [:]
+                    for reminder in reminders {
+                        count[reminder.title] = apns.responder.requests(to: "/3/device/\(reminder.token)").filter {
+                            String(decoding: $0.body, as: UTF8.self).contains(reminder.title)
+                        }.count
+                    }
+                    return count
+                }
+                let delivered = await KafkaTestEnvironment.eventually(timeout: .seconds(90)) { pushes().values.allSatisfy { $0 >= 1 } }
+                try await Task.sleep(for: .seconds(2))  // a second push, if any, would come now
+                let pushed = pushes()
+                #expect(delivered, "reminders not pushed: \(pushed.filter { $0.value == 0 }.count) of \(reminders.count)")
 
                 let archive = try await ChaosCheck.archive(database: ownDatabase)
                 let accepted = traffic.accepted
@@ -90,7 +120,8 @@ extension BackboneSuite {
                 let ready = await fleet.allReady()
                 var rebuilds: [String] = []
                 var rebuildsIdentical = true
-                for projection in ReadModelCatalogue.projections(of: .gateway) where projection.decodesPayloads {
+                let owners: [ReadModelCatalogue.Owner] = [.gateway, .notifier]
+                for projection in owners.flatMap(ReadModelCatalogue.projections(of:)) where projection.decodesPayloads {
                     let rebuild = try await CommandLineTool.run(["replay", projection.name, "--dry-run"], environment: environment)
                     if rebuild.status != 0 {
                         rebuildsIdentical = false
@@ -99,17 +130,21 @@ extension BackboneSuite {
                 }
 
                 ChaosReport(
-                    faults: faults, accepted: accepted.count, refused: traffic.refusals, retries: traffic.retries,
+                    faults: faults, accepted: accepted.count, reminders: reminders.count,
+                    remindersPushedTwice: pushed.values.filter { $0 > 1 }.count, remindersNotPushed: pushed.values.filter { $0 == 0 }.count, refused: traffic.refusals, retries: traffic.retries,
                     events: archive.values.reduce(0) { $0 + $1.events }, lost: lost.count, duplicated: duplicated.count - recognisable.count,
                     recognisableDuplicates: recognisable.count, parked: parked, catchUp: catchUp,
                     replayIdentical: rebuildsIdentical
                 ).print()
 
                 #expect(accepted.count > 20, "too little traffic got through to judge")
+                #expect(reminders.count > 5, "too few reminders got through to judge")
+                #expect(pushed.values.allSatisfy { $0 <= 1 }, "reminders pushed twice: \(pushed.filter { $0.value > 1 })")
                 #expect(lost.isEmpty, "accepted but not in the archive: \(lost.prefix(5))")
                 #expect(duplicated.count == recognisable.count, "published twice under different ids: \(duplicated.prefix(5))")
                 #expect(parked == 0)
                 #expect(ready, "a gateway is not ready: \(fleet.logTails())")
+                #expect(await notifiers.allReady(), "a notifier is not ready: \(notifiers.logTails())")
                 #expect(rebuildsIdentical, "a read model differs from its rebuild:\n\(rebuilds.joined(separator: "\n"))")
                 #expect(traffic.unexpected.isEmpty, "unexpected answers: \(traffic.unexpected.prefix(5))")
                 try await ownDatabase.close()
@@ -133,15 +168,17 @@ struct ChaosPlan {
     }
 }
 
-/// The gateways of a chaos run, and the base URLs traffic may use right now.
-final class GatewayFleet: Sendable {
+/// The instances of one executable in a chaos run, and the base URLs traffic may use now.
+final class ServiceFleet: Sendable {
+    private let executable: String
     private let environment: [String: String]
     /// `ServiceProcess` is not `Sendable`; the fleet only touches them from the test's own task,
     /// and traffic reads nothing but the URLs.
     private nonisolated(unsafe) var processes: [ServiceProcess?] = []
     private let urls = Mutex<[URL]>([])
 
-    init(environment: [String: String]) {
+    init(_ executable: String, environment: [String: String]) {
+        self.executable = executable
         self.environment = environment
     }
 
@@ -152,7 +189,7 @@ final class GatewayFleet: Sendable {
     }
 
     func add() async throws {
-        let process = try ServiceProcess("gateway", environment: environment)
+        let process = try ServiceProcess(executable, environment: environment)
         processes.append(process)
         try await process.waitUntilReady(timeout: .seconds(120))
         publishURLs()
@@ -171,7 +208,7 @@ final class GatewayFleet: Sendable {
     }
 
     func restart(at index: Int) async throws {
-        let process = try ServiceProcess("gateway", environment: environment)
+        let process = try ServiceProcess(executable, environment: environment)
         processes[index] = process
         try await process.waitUntilReady(timeout: .seconds(120))
         publishURLs()
@@ -198,6 +235,12 @@ final class GatewayFleet: Sendable {
     }
 }
 
+typealias GatewayFleet = ServiceFleet
+
+extension ServiceFleet {
+    convenience init(environment: [String: String]) { self.init("gateway", environment: environment) }
+}
+
 /// Clients that each sign in and then upsert their household again and again, every request
 /// with its own `Idempotency-Key` and correlation id, retried (same key, next gateway) until it
 /// is answered: what a well-behaved app does through an outage.
@@ -209,6 +252,7 @@ final class ChaosTraffic: Sendable {
 
     private struct State {
         var accepted: [String] = []
+        var reminders: [(token: String, title: String)] = []
         var retries = 0
         var refusals: [Int: Int] = [:]
         var unexpected: [String] = []
@@ -221,6 +265,8 @@ final class ChaosTraffic: Sendable {
 
     /// Correlation ids of the requests a gateway answered 200.
     var accepted: [String] { state.withLock { $0.accepted } }
+    /// Reminders a gateway accepted (202): the device they go to and their unique title.
+    var acceptedReminders: [(token: String, title: String)] { state.withLock { $0.reminders } }
     var retries: Int { state.withLock { $0.retries } }
     /// Answers that asked for a retry (503, 409) by status.
     var refusals: [Int: Int] { state.withLock { $0.refusals } }
@@ -252,12 +298,25 @@ final class ChaosTraffic: Sendable {
             if user == nil { try? await Task.sleep(for: .milliseconds(200)) }
         }
         guard let user else { return }
+        let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        let device = Data(#"{"platform":"ios","token":"\#(token)","environment":"sandbox"}"#.utf8)
         var index = 0
         while !stopped.load(ordering: .acquiring) {
             index += 1
             let correlation = "chaos-\(UUID().uuidString.lowercased())"
             let headers = user.headers(["Idempotency-Key": UUID().uuidString, "X-Correlation-Id": correlation])
-            let body = Data(#"{"name":"Chaos \#(number) \#(index)","prefs":{"adults":2}}"#.utf8)
+            // First the device, then every fourth request a reminder due in a few seconds.
+            let reminderTitle = index > 1 && index % 4 == 0 ? "chaos-reminder-\(UUID().uuidString.lowercased())" : nil
+            let path: String
+            let body: Data
+            if index == 1 {
+                (path, body) = ("v1/devices", device)
+            } else if let reminderTitle {
+                let due = Timestamp.format(Date().addingTimeInterval(3))
+                (path, body) = ("v1/reminders", Data(#"{"title":"\#(reminderTitle)","at":"\#(due)"}"#.utf8))
+            } else {
+                (path, body) = ("v1/households/upsert", Data(#"{"name":"Chaos \#(number) \#(index)","prefs":{"adults":2}}"#.utf8))
+            }
             // A request once sent is retried until answered, even after the run ends: it may
             // already have taken effect, and only its answer says so.
             let deadline = ContinuousClock.now + .seconds(180)
@@ -266,10 +325,12 @@ final class ChaosTraffic: Sendable {
                     try? await Task.sleep(for: .milliseconds(200))
                     continue
                 }
-                let reply = try? await HTTPTestClient.send("POST", url.appendingPathComponent("v1/households/upsert"), body: body, headers: headers, idleTimeout: 20)
+                let reply = try? await HTTPTestClient.send("POST", url.appendingPathComponent(path), body: body, headers: headers, idleTimeout: 20)
                 switch reply?.status {
                 case 200:
                     state.withLock { $0.accepted.append(correlation) }
+                case 202:
+                    if let reminderTitle { state.withLock { $0.reminders.append((token, reminderTitle)) } }
                 case 503, 409:
                     state.withLock { $0.refusals[reply!.status, default: 0] += 1 }
                 case nil:
@@ -278,7 +339,7 @@ final class ChaosTraffic: Sendable {
                     let text = String(decoding: reply!.body, as: UTF8.self)
                     state.withLock { $0.unexpected.append("\(reply!.status): \(text.prefix(300))") }
                 }
-                if reply?.status == 200 || (reply.map { ![503, 409].contains($0.status) } ?? false) { break }
+                if let status = reply?.status, ![503, 409].contains(status) { break }
                 try? await Task.sleep(for: .milliseconds(200))
             }
         }
@@ -343,24 +404,31 @@ struct TestPostgresServer {
         for pid in pids.reversed() { Glibc.kill(pid, SIGCONT) }
     }
 
-    func restart() async throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../deploy/local/postgres.sh").standardized
+    /// Stops and starts the server with the project's own script. Through `system`, which waits
+    /// for the shell alone: Foundation's `Process.waitUntilExit` would wait for ever on the
+    /// postmaster the script leaves running (it inherits the descriptor `Process` watches).
+    func restart() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../../deploy/local/postgres.sh").standardized.path
         for command in ["stop", "start"] {
-            let process = Process()
-            process.executableURL = script
-            process.arguments = [command]
-            process.environment = ProcessInfo.processInfo.environment.merging(
-                ["HEARTH_PG_DATA": dataDirectory, "HEARTH_PG_PORT": port, "HEARTH_PG_FAST": "1"]) { $1 }
-            try process.run()
-            process.waitUntilExit()
+            let status = system("HEARTH_PG_DATA='\(dataDirectory)' HEARTH_PG_PORT='\(port)' HEARTH_PG_FAST=1 '\(script)' \(command) >/dev/null 2>&1 </dev/null")
+            guard status == 0 else { throw ChaosFailure("postgres.sh \(command) exited with \(status)") }
         }
     }
+}
+
+struct ChaosFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// The table a chaos run prints.
 struct ChaosReport {
     var faults: [String]
     var accepted: Int
+    var reminders: Int
+    var remindersPushedTwice: Int
+    var remindersNotPushed: Int
     var refused: [Int: Int]
     var retries: Int
     var events: Int
@@ -374,7 +442,9 @@ struct ChaosReport {
     func print() {
         let rows: [(String, String)] = [
             ("faults injected", "\(faults.count): \(faults.joined(separator: "; "))"),
-            ("requests accepted", "\(accepted)"),
+            ("household upserts accepted", "\(accepted)"),
+            ("reminders accepted", "\(reminders)"),
+            ("reminders pushed twice / never", "\(remindersPushedTwice) / \(remindersNotPushed)"),
             ("answered 503 / 409 (retried)", "\(refused[503, default: 0]) / \(refused[409, default: 0])"),
             ("no answer (retried)", "\(retries)"),
             ("events archived", "\(events)"),

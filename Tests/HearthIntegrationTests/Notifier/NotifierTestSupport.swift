@@ -31,14 +31,7 @@ struct NotifierStack: @unchecked Sendable {
     ) async throws -> T {
         let apns = try await FakeAPNsServer.start()
         let key = P256.Signing.PrivateKey()
-        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-apns-\(UUID().uuidString.prefix(8)).p8")
-        try key.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
-        var environment = [
-            "HEARTH_APNS_KEY_FILE": keyFile.path, "HEARTH_APNS_KEY_ID": keyId, "HEARTH_APNS_TEAM_ID": teamId,
-            "HEARTH_APNS_TOPIC": topic, "HEARTH_APNS_SANDBOX_URL": apns.baseURL, "HEARTH_APNS_PRODUCTION_URL": apns.baseURL,
-            "HEARTH_APNS_CA_FILE": apns.certificateFile, "HEARTH_NOTIFIER_POLL_MS": "50", "HEARTH_NOTIFIER_LEASE_S": "3",
-            "HEARTH_NOTIFIER_RETRY_BASE_MS": "300",
-        ]
+        var environment = try notifierEnvironment(pushingTo: apns, key: key)
         for (name, value) in extra { environment[name] = value }
         defer { Task { await apns.stop() } }
         return try await ServiceProcess.with("gateway") { gateway in
@@ -57,6 +50,19 @@ struct NotifierStack: @unchecked Sendable {
                 throw error
             }
         }
+    }
+
+    /// What a notifier needs to push to `apns` with `key` (written to a file of its own), polling
+    /// and retrying fast as tests want.
+    static func notifierEnvironment(pushingTo apns: FakeAPNsServer, key: P256.Signing.PrivateKey) throws -> [String: String] {
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-apns-\(UUID().uuidString.prefix(8)).p8")
+        try key.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
+        return [
+            "HEARTH_APNS_KEY_FILE": keyFile.path, "HEARTH_APNS_KEY_ID": keyId, "HEARTH_APNS_TEAM_ID": teamId,
+            "HEARTH_APNS_TOPIC": topic, "HEARTH_APNS_SANDBOX_URL": apns.baseURL, "HEARTH_APNS_PRODUCTION_URL": apns.baseURL,
+            "HEARTH_APNS_CA_FILE": apns.certificateFile, "HEARTH_NOTIFIER_POLL_MS": "50", "HEARTH_NOTIFIER_LEASE_S": "3",
+            "HEARTH_NOTIFIER_RETRY_BASE_MS": "300",
+        ]
     }
 
     func launchNotifier() async throws -> ServiceProcess {
