@@ -58,9 +58,10 @@ struct IdempotencyMiddleware: RouterMiddleware {
             try? await store.release(user: user, key: key)
             throw error
         }
-        // Only a success is an answer to keep; a stream is not replayable (its events are, by id).
+        // Only a success is an answer to keep; a stream (a body of unknown length: SSE, NDJSON)
+        // is neither kept nor held back, its events are what a retry finds by id.
         let contentType = response.headers[.contentType]
-        guard (200..<300).contains(response.status.code), contentType?.hasPrefix("text/event-stream") != true else {
+        guard (200..<300).contains(response.status.code), response.body.contentLength != nil else {
             try? await store.release(user: user, key: key)
             return response
         }

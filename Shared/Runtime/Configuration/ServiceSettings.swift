@@ -46,6 +46,7 @@ public struct ServiceSettings: Sendable {
         projection.linger = .milliseconds(try environment.int("HEARTH_PROJECTION_LINGER_MS", default: 2, range: 0...10_000))
         projection.maxAttempts = try environment.int("HEARTH_PROJECTION_MAX_ATTEMPTS", default: projection.maxAttempts, range: 1...100)
         projection.stuckAfter = .seconds(try environment.int("HEARTH_PROJECTION_STUCK_SECONDS", default: 60, range: 1...86_400))
+        projection.commitTimeout = .seconds(try environment.int("HEARTH_PROJECTION_COMMIT_TIMEOUT_SECONDS", default: 300, range: 1...86_400))
         return ServiceSettings(
             serviceName: service,
             mode: mode,

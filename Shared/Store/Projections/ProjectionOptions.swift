@@ -12,10 +12,14 @@ public struct ProjectionOptions: Sendable {
     /// A runner with events to apply that has moved no offset for this long is stuck: `/readyz`
     /// says so and `hearth_projection_stuck` is 1.
     public var stuckAfter: Duration
+    /// Longest wait for one batch's transaction; then it is abandoned and retried. Above the
+    /// slowest legitimate batch (a thousand documents embedded).
+    public var commitTimeout: Duration
 
     public init(
         maxBatchSize: Int = 1000, linger: Duration = .milliseconds(2), maxAttempts: Int = 3,
-        initialBackoff: Duration = .milliseconds(50), maxBackoff: Duration = .seconds(5), stuckAfter: Duration = .seconds(60)
+        initialBackoff: Duration = .milliseconds(50), maxBackoff: Duration = .seconds(5), stuckAfter: Duration = .seconds(60),
+        commitTimeout: Duration = .seconds(300)
     ) {
         self.maxBatchSize = maxBatchSize
         self.linger = linger
@@ -23,5 +27,6 @@ public struct ProjectionOptions: Sendable {
         self.initialBackoff = initialBackoff
         self.maxBackoff = maxBackoff
         self.stuckAfter = stuckAfter
+        self.commitTimeout = commitTimeout
     }
 }

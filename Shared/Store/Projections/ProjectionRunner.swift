@@ -228,7 +228,8 @@ public final class ProjectionRunner: Service, Sendable {
         var reloadedForGap = false
         while true {
             do {
-                try await commit(messages, action: action)
+                let limit = options.commitTimeout
+                try await Deadline.run(limit) { [self] in try await commit(messages, action: action) }
                 return .applied
             } catch let newer as NewerEventVersion {
                 logger.warning("holding a partition at an event newer than this build", metadata: ["error": "\(newer)"])
@@ -246,6 +247,11 @@ public final class ProjectionRunner: Service, Sendable {
                 // changed and changed back, or removed by hand), back off rather than spin.
                 let changed = (try? await refreshOffsets(for: messages)) ?? false
                 if !changed, await pause(&backoff) { return .stopping }
+            } catch let exceeded as Deadline.Exceeded {
+                // The transaction neither committed nor failed in time (its connection lost without
+                // an answer): try again on another; the compare-and-set keeps it to one effect.
+                logger.warning("a batch's transaction did not finish in time; retrying it", metadata: ["error": "\(exceeded)"])
+                if await pause(&backoff) { return .stopping }
             } catch where FailureClassification.isTransient(error) {
                 logger.warning("transient failure, retrying batch", metadata: ["error": "\(FailureClassification.describe(error))"])
                 if await pause(&backoff) { return .stopping }

@@ -62,6 +62,30 @@ extension BackboneSuite {
             #expect(replay.status == 0 && replay.output.contains("identical"), "\(replay.output)\n\(replay.errors)")
         }
 
+        /// A reader holding the live table keeps the swap from its lock: the swap gives up after its
+        /// `lock_timeout` (rather than queueing every later reader behind it), rolls back, and tries
+        /// again; once the reader is gone, the swap goes through.
+        @Test func aSwapThatCannotLockTheLiveTablesRetries() async throws {
+            let started = ContinuousClock.now
+            let replay = try await TestEnvironment.withPostgres { client in
+                try await client.withConnection { connection in
+                    try await connection.query("BEGIN", logger: TestEnvironment.logger)
+                    try await connection.query("SELECT count(*) FROM households", logger: TestEnvironment.logger)
+                    // The replay rebuilds, then waits at the swap; the reader leaves after ~8 s.
+                    let release = Task {
+                        try await Task.sleep(for: .seconds(8))
+                        try await connection.query("ROLLBACK", logger: TestEnvironment.logger)
+                    }
+                    let replay = try await CommandLineTool.run(["replay", "households"], environment: ["HEARTH_LOG_LEVEL": "warning"])
+                    try await release.value
+                    return replay
+                }
+            }
+            #expect(replay.status == 0, "\(replay.output)\n\(replay.errors.suffix(2000))")
+            #expect(replay.errors.contains("could not lock the live tables in time; retrying"), "\(replay.errors.suffix(2000))")
+            #expect(ContinuousClock.now - started > .seconds(5))
+        }
+
         /// `--dry-run` builds the shadow tables and compares, and leaves the live tables alone: a
         /// row spoiled by hand shows as DIFFERENT (exit 3) and stays spoiled. The real replay then
         /// mends it, and the one after that finds nothing to mend.
