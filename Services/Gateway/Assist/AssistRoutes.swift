@@ -36,7 +36,7 @@ struct AssistRoutes: Sendable {
         let today = CalendarDay(Date(), in: .gmt)
         let body = try await JSONRequestBody.decode(AssistStreamRequest.self, from: request, context: context).validated(today: today)
         let format = RunStreamFormat(accept: request.headers[.accept])
-        let runId = EventIdentity.newId()
+        let runId = EventIdentity.newId("assist_run")
         // Two independent reads on the critical path, so side by side.
         async let householdRead = households.household(of: user, requested: body.householdId, on: body.startDate)
         async let admission = quota.admit(user, today: today)

@@ -75,8 +75,8 @@ struct AssistantRoutes: Sendable {
         guard await hub.waitUntilFollowing(timeout: AssistRoutes.followerWait) else {
             throw APIError(.serviceUnavailable, code: "not_ready", message: "the gateway is still starting; retry shortly")
         }
-        let runId = EventIdentity.newId()
-        let conversationId = body.conversationId ?? EventIdentity.newId()
+        let runId = EventIdentity.newId("assistant_run")
+        let conversationId = body.conversationId ?? EventIdentity.newId("conversation")
         // Subscribe before publishing: the run's first events may come back within a millisecond.
         let subscription = hub.subscribe(runId)
         let event = AssistantMessageRequested(

@@ -50,7 +50,7 @@ struct CalendarFeedRoutes: Sendable {
         let token = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         let event = CalendarFeedCreated(
-            feedId: EventIdentity.newId(), householdId: try await membership.household(of: user), userId: user, tokenSHA256: Self.tokenHash(token))
+            feedId: EventIdentity.newId("calendar_feed"), householdId: try await membership.household(of: user), userId: user, tokenSHA256: Self.tokenHash(token))
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         // The URL is handed to a calendar application that will fetch it at once.
         try await consistency.awaitApplied(position, projections: [Self.projection])

@@ -32,7 +32,7 @@ struct CalendarRoutes: Sendable {
         let entry = try await JSONRequestBody.decode(CalendarEventRequest.self, from: request, context: context).validated()
         let household = try await membership.household(of: user)
         try await requireMembers(entry.memberIds, of: household)
-        let id = EventIdentity.newId()
+        let id = EventIdentity.newId("calendar_entry")
         let conflicts = try await conflicts(of: id, entry, user: user, household: household)
         if rejectsConflicts(request), !conflicts.isEmpty { return try refusal(conflicts, context: context) }
         let event = CalendarEventCreated(eventId: id, householdId: household, createdBy: user, entry: entry, sequence: 0)

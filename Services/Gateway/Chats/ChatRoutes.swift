@@ -128,7 +128,7 @@ struct ChatRoutes: Sendable {
             throw APIError.invalid("member_ids[\(index)]", "member_ids[\(index)] is not a user of your household")
         }
         if !members.contains(user) { members.insert(user, at: 0) }
-        let event = ChatCreated(chatId: EventIdentity.newId(), householdId: householdId, title: title?.isEmpty == true ? nil : title, memberIds: members, createdBy: user)
+        let event = ChatCreated(chatId: EventIdentity.newId("chat"), householdId: householdId, title: title?.isEmpty == true ? nil : title, memberIds: members, createdBy: user)
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         // Membership decides who may write: wait until it is projected so the next request works.
         try await consistency.awaitApplied(position, projections: [ChatsProjection().name])

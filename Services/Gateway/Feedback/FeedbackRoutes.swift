@@ -82,7 +82,7 @@ struct FeedbackRoutes: Sendable {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(FeedbackRequest.self, from: request, context: context).validated()
         let event = FeedbackGiven(
-            feedbackId: EventIdentity.newId(), runId: body.runId, userId: user, householdId: try await membership.household(of: user),
+            feedbackId: EventIdentity.newId("feedback"), runId: body.runId, userId: user, householdId: try await membership.household(of: user),
             signal: body.signal.rawValue, comment: body.comment, payload: body.payload)
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         return Accepted(feedbackId: event.feedbackId, position: position.description)

@@ -66,7 +66,7 @@ struct MemberRoutes: Sendable {
             throw APIError(.conflict, code: "too_many_members", message: "a household has at most \(HouseholdMemberRules.maxMembers) members")
         }
         let event = HouseholdMemberAdded(
-            householdId: householdId, memberId: EventIdentity.newId(), name: body.name, role: body.role.rawValue,
+            householdId: householdId, memberId: EventIdentity.newId("member"), name: body.name, role: body.role.rawValue,
             birthdate: body.birthdate?.isoDate, addedBy: user)
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         let member = MemberView(

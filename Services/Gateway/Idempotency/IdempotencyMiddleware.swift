@@ -22,9 +22,14 @@ struct IdempotencyMiddleware: RouterMiddleware {
 
     let store: IdempotencyStore
     static let maxKeyLength = 255
+    /// Answers that carry a secret (a refreshed token, a calendar feed's URL) are never kept, and
+    /// those requests are not made idempotent: a retry simply asks for a new secret.
+    static let secretAnswers: [String] = ["/v1/auth/", "/v1/calendar/feeds"]
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard request.method == .post, let key = request.headers[.idempotencyKey] else { return try await next(request, context) }
+        guard request.method == .post, let key = request.headers[.idempotencyKey],
+              !Self.secretAnswers.contains(where: { request.uri.path.hasPrefix($0) })
+        else { return try await next(request, context) }
         guard (1...Self.maxKeyLength).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw APIError.invalid("Idempotency-Key", "must be 1 to \(Self.maxKeyLength) visible ASCII characters (a UUID is a good key)")
         }
@@ -34,7 +39,8 @@ struct IdempotencyMiddleware: RouterMiddleware {
         request.body = RequestBody(buffer: body)
         let fingerprint = Self.fingerprint(method: request.method.rawValue, path: request.uri.description, body: body)
 
-        switch try await store.claim(user: user, key: key, fingerprint: fingerprint) {
+        let claim = UUID()
+        switch try await store.claim(user: user, key: key, fingerprint: fingerprint, claim: claim) {
         case .answered(let status, let contentType, let stored):
             var headers: HTTPFields = [.idempotentReplayed: "true"]
             if let contentType { headers[.contentType] = contentType }
@@ -50,25 +56,25 @@ struct IdempotencyMiddleware: RouterMiddleware {
             break
         }
 
-        let ids = EventIdSource { index in Self.eventId(user: user, key: key, index: index) }
+        let ids = EventIdSource { label, index in Self.eventId(user: user, key: key, label: label, index: index) }
         let response: Response
         do {
             response = try await EventIdentity.$source.withValue(ids) { try await next(request, context) }
         } catch {
-            try? await store.release(user: user, key: key)
+            try? await store.release(user: user, key: key, claim: claim)
             throw error
         }
         // Only a success is an answer to keep; a stream (a body of unknown length: SSE, NDJSON)
         // is neither kept nor held back, its events are what a retry finds by id.
         let contentType = response.headers[.contentType]
         guard (200..<300).contains(response.status.code), response.body.contentLength != nil else {
-            try? await store.release(user: user, key: key)
+            try? await store.release(user: user, key: key, claim: claim)
             return response
         }
         let collector = CollectingBodyWriter()
         try await response.body.write(collector)
         do {
-            try await store.complete(user: user, key: key, status: response.status.code, contentType: contentType, body: collector.collected)
+            try await store.complete(user: user, key: key, claim: claim, status: response.status.code, contentType: contentType, body: collector.collected)
         } catch {
             // The change is made; a retry would make it again under the same event ids, which
             // readers that key on event ids tell apart. The client gets its answer now.
@@ -90,11 +96,12 @@ struct IdempotencyMiddleware: RouterMiddleware {
         return hash.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
-    /// A UUID (version 8, RFC 9562's custom layout) from SHA-256 of the user, the key and the
-    /// event's place among the request's events: the same on every attempt, unguessable without
+    /// A UUID (version 8, RFC 9562's custom layout) from SHA-256 of the user, the key, what the id
+    /// is for (an event type, a kind of thing) and its place among the request's ids of that
+    /// label: the same on every attempt, even one that takes another branch, unguessable without
     /// the key, and never equal across users.
-    static func eventId(user: UUID, key: String, index: Int) -> UUID {
-        var bytes = Array(SHA256.hash(data: Data("hearth.idempotency\n\(user.uuidString.lowercased())\n\(key)\n\(index)".utf8)).prefix(16))
+    static func eventId(user: UUID, key: String, label: String, index: Int) -> UUID {
+        var bytes = Array(SHA256.hash(data: Data("hearth.idempotency\n\(user.uuidString.lowercased())\n\(key)\n\(label)\n\(index)".utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],

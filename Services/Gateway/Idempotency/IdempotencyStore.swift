@@ -26,12 +26,15 @@ struct IdempotencyStore: Sendable {
     }
 
     /// Takes the key for this request, or says why not. Expired and abandoned rows are taken over.
-    func claim(user: UUID, key: String, fingerprint: String) async throws -> Claim {
+    /// `claim` names this attempt: only it may complete or release the key, so an attempt taken
+    /// for dead that is still alive cannot undo its successor's claim.
+    func claim(user: UUID, key: String, fingerprint: String, claim: UUID) async throws -> Claim {
         let rows = try await client.query(
             """
-            INSERT INTO idempotency_keys (user_id, key, fingerprint) VALUES (\(user), \(key), \(fingerprint))
+            INSERT INTO idempotency_keys (user_id, key, fingerprint, claim_id) VALUES (\(user), \(key), \(fingerprint), \(claim))
             ON CONFLICT (user_id, key) DO UPDATE
-                SET fingerprint = EXCLUDED.fingerprint, status = NULL, content_type = NULL, body = NULL, created_at = now(), completed_at = NULL
+                SET fingerprint = EXCLUDED.fingerprint, claim_id = EXCLUDED.claim_id, status = NULL, content_type = NULL, body = NULL,
+                    created_at = now(), completed_at = NULL
                 WHERE idempotency_keys.created_at < now() - make_interval(secs => \(Self.retention))
                    OR (idempotency_keys.completed_at IS NULL AND idempotency_keys.created_at < now() - make_interval(secs => \(Self.abandonedAfter))
                        AND idempotency_keys.fingerprint = EXCLUDED.fingerprint)
@@ -47,20 +50,21 @@ struct IdempotencyStore: Sendable {
             return .answered(status: Int(status), contentType: contentType, body: body.map { Array(buffer: $0) } ?? [])
         }
         // Released between the two statements: try again.
-        return try await claim(user: user, key: key, fingerprint: fingerprint)
+        return try await self.claim(user: user, key: key, fingerprint: fingerprint, claim: claim)
     }
 
-    func complete(user: UUID, key: String, status: Int, contentType: String?, body: ByteBuffer) async throws {
+    func complete(user: UUID, key: String, claim: UUID, status: Int, contentType: String?, body: ByteBuffer) async throws {
         try await client.query(
             """
             UPDATE idempotency_keys SET status = \(Int32(status)), content_type = \(contentType), body = \(body), completed_at = now()
-            WHERE user_id = \(user) AND key = \(key)
+            WHERE user_id = \(user) AND key = \(key) AND claim_id = \(claim)
             """, logger: logger)
     }
 
     /// Gives the key back: the request failed, so a retry runs it again.
-    func release(user: UUID, key: String) async throws {
-        try await client.query("DELETE FROM idempotency_keys WHERE user_id = \(user) AND key = \(key) AND completed_at IS NULL", logger: logger)
+    func release(user: UUID, key: String, claim: UUID) async throws {
+        try await client.query(
+            "DELETE FROM idempotency_keys WHERE user_id = \(user) AND key = \(key) AND claim_id = \(claim) AND completed_at IS NULL", logger: logger)
     }
 
     func deleteExpired() async throws {

@@ -73,7 +73,7 @@ struct NotificationRoutes: Sendable {
             }
         }
         let event = ReminderRequested(
-            reminderId: EventIdentity.newId(), userId: user, householdId: household, memberId: body.memberId,
+            reminderId: EventIdentity.newId("reminder"), userId: user, householdId: household, memberId: body.memberId,
             title: body.title, body: body.body, dueAt: body.dueAt, urgent: body.urgent, channels: body.channels, source: "api")
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         return ReminderAccepted(reminderId: event.reminderId, dueAt: Timestamp.format(event.dueAt), position: position.description)
@@ -127,7 +127,7 @@ struct NotificationRoutes: Sendable {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(WebhookRequestBody.self, from: request, context: context)
             .validated(allowPlainHTTP: allowPlainHTTPWebhooks)
-        let event = WebhookRegistered(webhookId: EventIdentity.newId(), userId: user, url: body.url, secret: body.secret, events: body.events)
+        let event = WebhookRegistered(webhookId: EventIdentity.newId("webhook"), userId: user, url: body.url, secret: body.secret, events: body.events)
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         return WebhookAccepted(webhookId: event.webhookId, events: event.events, position: position.description)
     }

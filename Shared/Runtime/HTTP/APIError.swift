@@ -82,8 +82,9 @@ public struct APIError: Error, Sendable {
             return APIError(.serviceUnavailable, code: "event_not_acknowledged", message: "the change was not acknowledged in time; retry shortly",
                             headers: [.retryAfter: "1"])
         case _ where FailureClassification.underlying(error) is PSQLError && FailureClassification.isTransient(error):
-            // Postgres restarting, failing over or refusing connections: nothing the request did
-            // was committed in the failed statement; the client retries.
+            // Postgres restarting, failing over or refusing connections: what the request was
+            // doing may or may not have been recorded (a COMMIT whose answer was lost); the client
+            // retries, with its Idempotency-Key if the request changes something.
             return APIError(.serviceUnavailable, code: "database_unavailable", message: "the database is not answering right now; retry shortly",
                             headers: [.retryAfter: "1"])
         default:

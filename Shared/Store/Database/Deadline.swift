@@ -13,18 +13,23 @@ public enum Deadline {
 
     public static func run<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         let race = Race<T>()
-        return try await withCheckedThrowingContinuation { continuation in
-            race.start(
-                continuation,
-                work: Task {
-                    let result: Result<T, any Error>
-                    do { result = .success(try await operation()) } catch { result = .failure(error) }
-                    race.finish(with: result)
-                },
-                timer: Task {
-                    try await Task.sleep(for: limit)
-                    race.finish(with: .failure(Exceeded(limit: limit)))
-                })
+        // The caller's cancellation ends the wait too (and is passed on to the operation).
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.start(
+                    continuation,
+                    work: Task {
+                        let result: Result<T, any Error>
+                        do { result = .success(try await operation()) } catch { result = .failure(error) }
+                        race.finish(with: result)
+                    },
+                    timer: Task {
+                        try await Task.sleep(for: limit)
+                        race.finish(with: .failure(Exceeded(limit: limit)))
+                    })
+            }
+        } onCancel: {
+            race.finish(with: .failure(CancellationError()))
         }
     }
 

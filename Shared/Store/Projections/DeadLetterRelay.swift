@@ -89,38 +89,50 @@ public final class DeadLetterRelay: Service, Sendable {
             var published = 0
             for (entry, handle) in zip(due, pending) {
                 let row = entry.row
+                let delivered: Bool
                 do {
                     _ = try await handle.get().acknowledged()
+                    delivered = true
+                } catch {
+                    delivered = false
+                    try await recordFailure(of: row, error: error, on: connection)
+                }
+                // Outside the catch above: a failure to record the delivery aborts the round, and
+                // the rows go out again next time (the relay is at least once).
+                if delivered {
                     try await connection.query(
                         """
                         UPDATE projection_dead_letters SET published_at = now(), publish_attempts = publish_attempts + 1, last_publish_error = NULL
                         WHERE projection = \(row.projection) AND topic = \(row.topic) AND partition = \(row.partition) AND "offset" = \(row.offset)
                         """, logger: logger)
                     published += 1
-                } catch {
-                    let attempts = row.attempts + 1
-                    let givenUp = attempts >= options.maxAttempts
-                    let wait = givenUp ? nil : min(Duration.seconds(1) * (1 << min(attempts - 1, 20)), options.maxBackoff)
-                    let reason = String("\(error)".prefix(1000))
-                    try await connection.query(
-                        """
-                        UPDATE projection_dead_letters SET publish_attempts = \(Int32(attempts)), last_publish_error = \(reason),
-                            next_attempt_at = CASE WHEN \(givenUp) THEN 'infinity'::timestamptz
-                                                   ELSE now() + make_interval(secs => \(Double(wait?.components.seconds ?? 0))) END
-                        WHERE projection = \(row.projection) AND topic = \(row.topic) AND partition = \(row.partition) AND "offset" = \(row.offset)
-                        """, logger: logger)
-                    let metadata: Logger.Metadata = [
-                        "projection": "\(row.projection)", "position": "\(row.topic)/\(row.partition)@\(row.offset)",
-                        "attempts": "\(attempts)", "error": "\(reason)",
-                    ]
-                    if givenUp {
-                        logger.error("a parked event cannot be published to its dead-letter topic; it stays in projection_dead_letters", metadata: metadata)
-                    } else {
-                        logger.warning("dead-letter publish failed; will retry", metadata: metadata)
-                    }
                 }
             }
             return published
+        }
+    }
+
+    /// Counts a failed publish, and gives the row up after `maxAttempts`.
+    private func recordFailure(of row: Row, error: any Error, on connection: PostgresConnection) async throws {
+        let attempts = row.attempts + 1
+        let givenUp = attempts >= options.maxAttempts
+        let wait = givenUp ? nil : min(Duration.seconds(1) * (1 << min(attempts - 1, 20)), options.maxBackoff)
+        let reason = String("\(error)".prefix(1000))
+        try await connection.query(
+            """
+            UPDATE projection_dead_letters SET publish_attempts = \(Int32(attempts)), last_publish_error = \(reason),
+                next_attempt_at = CASE WHEN \(givenUp) THEN 'infinity'::timestamptz
+                                       ELSE now() + make_interval(secs => \(Double(wait?.components.seconds ?? 0))) END
+            WHERE projection = \(row.projection) AND topic = \(row.topic) AND partition = \(row.partition) AND "offset" = \(row.offset)
+            """, logger: logger)
+        let metadata: Logger.Metadata = [
+            "projection": "\(row.projection)", "position": "\(row.topic)/\(row.partition)@\(row.offset)",
+            "attempts": "\(attempts)", "error": "\(reason)",
+        ]
+        if givenUp {
+            logger.error("a parked event cannot be published to its dead-letter topic; it stays in projection_dead_letters", metadata: metadata)
+        } else {
+            logger.warning("dead-letter publish failed; will retry", metadata: metadata)
         }
     }
 

@@ -15,7 +15,7 @@ public struct EventPublisher: Sendable {
     }
 
     public func envelope<P: EventPayload>(_ payload: P, correlationId: String, causationId: String? = nil) -> Envelope<P> {
-        Envelope(payload, correlationId: correlationId, causationId: causationId, source: source, id: EventIdentity.next())
+        Envelope(payload, correlationId: correlationId, causationId: causationId, source: source, id: EventIdentity.next(eventType: P.eventType))
     }
 
     @discardableResult

@@ -384,8 +384,9 @@ public struct ProjectionReplayer: Sendable {
     }
 
     /// Swaps the rebuilt tables in. The live offsets are locked first, then the live tables, in the
-    /// same order a running projection takes them (its compare-and-set comes before its writes), so
-    /// the two cannot deadlock. With the offsets locked the live runner can neither apply nor park
+    /// same order a running projection takes them (its compare-and-set comes before its writes).
+    /// A batch over several partitions may still lock their rows in another order; Postgres then
+    /// rolls one of the two back (40P01) and both retry. With the offsets locked the live runner can neither apply nor park
     /// anything more: what it parked while the rebuild ran is read then and left out of the
     /// catch-up, and events it applied meanwhile are applied to the shadow first. Returns how many.
     private func swap(

@@ -6,6 +6,8 @@ CREATE TABLE idempotency_keys (
     user_id uuid NOT NULL,
     key text NOT NULL,
     fingerprint text NOT NULL,
+    -- The attempt holding the key: only it may complete or release it.
+    claim_id uuid NOT NULL,
     status integer,
     content_type text,
     body bytea,
