@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HearthDomain
 import HearthEvents
 import HearthKafka
 import HearthReadModels
@@ -26,6 +27,7 @@ extension BackboneSuite {
                 let environment = [
                     "HEARTH_DATABASE_URL": url, "HEARTH_KAFKA_BOOTSTRAP": broker.bootstrap, "HEARTH_PROJECTION_STUCK_SECONDS": "20",
                     "HEARTH_MONTHLY_QUOTA": "1000000", "HEARTH_PROJECTION_COMMIT_TIMEOUT_SECONDS": "20",
+                    "HEARTH_ADMIN_USER_IDS": ChaosTraffic.adminUserId.uuidString.lowercased(),
                 ]
                 let apns = try await FakeAPNsServer.start()
                 defer { Task { await apns.stop() } }
@@ -33,14 +35,16 @@ extension BackboneSuite {
                 let notifiers = ServiceFleet(
                     "notifier", environment: environment.merging(try NotifierStack.notifierEnvironment(pushingTo: apns, key: P256.Signing.PrivateKey())) { $1 })
                 let orchestrators = ServiceFleet("assist-orchestrator", environment: environment)
+                let extractors = ServiceFleet("profile-extractor", environment: environment)
+                let embedders = ServiceFleet("embedding-worker", environment: environment)
+                let calendars = ServiceFleet("calendar-sync", environment: environment)
+                let workers = [notifiers, orchestrators, extractors, embedders, calendars]
                 defer {
                     fleet.stopAll()
-                    notifiers.stopAll()
-                    orchestrators.stopAll()
+                    for worker in workers { worker.stopAll() }
                 }
                 try await fleet.start(count: 2)
-                try await notifiers.start(count: 2)
-                try await orchestrators.start(count: 2)
+                for worker in workers { try await worker.start(count: 2) }
                 let traffic = ChaosTraffic(fleet: fleet, clients: 4)
                 let driving = Task { await traffic.drive() }
                 var faults: [String] = []
@@ -59,6 +63,14 @@ extension BackboneSuite {
                 await orchestrators.kill(at: 0)
                 faults.append("SIGKILL assist-orchestrator, restart")
                 try await orchestrators.restart(at: 0)
+                try await Task.sleep(for: plan.pause)
+                await extractors.kill(at: 0)
+                await embedders.kill(at: 0)
+                await calendars.kill(at: 0)
+                faults.append("SIGKILL profile-extractor, embedding-worker and calendar-sync, restart")
+                try await extractors.restart(at: 0)
+                try await embedders.restart(at: 0)
+                try await calendars.restart(at: 0)
 
                 // 2. A third gateway joins (the group rebalances), then leaves gracefully.
                 try await Task.sleep(for: plan.pause)
@@ -104,6 +116,18 @@ extension BackboneSuite {
                     try await ChaosCheck.projectionsAtTheEnd(database: ownDatabase, admin: admin)
                 }
                 let catchUp = ContinuousClock.now - stoppedAt
+                // Each chat message a gateway accepted is in the archive once; each document
+                // embedded once.
+                let messages = traffic.acceptedMessages
+                let messageCounts = try await ChaosCheck.events(ofType: "chat.message_sent", correlations: messages, database: ownDatabase)
+                let documents = traffic.acceptedDocuments
+                let embedded = try await KafkaTestEnvironment.eventually(timeout: .seconds(120)) {
+                    try await ChaosCheck.embedCounts(documents, database: ownDatabase).values.allSatisfy { $0 >= 1 }
+                }
+                let embedCounts = try await ChaosCheck.embedCounts(documents, database: ownDatabase)
+                #expect(embedded, "documents not embedded: \(embedCounts.filter { $0.value == 0 }.count) of \(documents.count)")
+                #expect(embedCounts.values.allSatisfy { $0 <= 1 }, "documents embedded twice: \(embedCounts.filter { $0.value > 1 })")
+                #expect(messageCounts.values.allSatisfy { $0 == 1 }, "chat messages not archived once: \(messageCounts.filter { $0.value != 1 })")
                 #expect(caughtUp, "projections did not catch up: \(fleet.logTails())")
                 // Each accepted reminder pushed once (they are due a few seconds after they were sent).
                 let reminders = traffic.acceptedReminders
@@ -139,7 +163,7 @@ extension BackboneSuite {
                 let ready = await fleet.allReady()
                 var rebuilds: [String] = []
                 var rebuildsIdentical = true
-                let owners: [ReadModelCatalogue.Owner] = [.gateway, .notifier, .assistOrchestrator]
+                let owners = ReadModelCatalogue.Owner.allCases
                 for projection in owners.flatMap(ReadModelCatalogue.projections(of:)) where projection.decodesPayloads {
                     let rebuild = try await CommandLineTool.run(["replay", projection.name, "--dry-run"], environment: environment)
                     if rebuild.status != 0 {
@@ -150,6 +174,8 @@ extension BackboneSuite {
 
                 ChaosReport(
                     faults: faults, accepted: accepted.count, runs: runs.count, runsIncomplete: runCounts.values.filter { $0.completed != 1 }.count,
+                    messages: messages.count, messagesNotOnce: messageCounts.values.filter { $0 != 1 }.count,
+                    documents: documents.count, documentsNotOnce: embedCounts.values.filter { $0 != 1 }.count,
                     reminders: reminders.count,
                     remindersPushedTwice: pushed.values.filter { $0 > 1 }.count, remindersNotPushed: pushed.values.filter { $0 == 0 }.count, refused: traffic.refusals, retries: traffic.retries,
                     events: archive.values.reduce(0) { $0 + $1.events }, lost: lost.count, duplicated: duplicated.count - recognisable.count,
@@ -172,7 +198,8 @@ extension BackboneSuite {
                 #expect(parked == 0)
                 #expect(ready, "a gateway is not ready: \(fleet.logTails())")
                 #expect(await notifiers.allReady(), "a notifier is not ready: \(notifiers.logTails())")
-                #expect(await orchestrators.allReady(), "an orchestrator is not ready: \(orchestrators.logTails())")
+                for worker in workers { #expect(await worker.allReady(), "not ready: \(worker.logTails())") }
+                #expect(messages.count > 5 && documents.count > 3, "too few chat messages or documents got through to judge")
                 #expect(runs.count > 3, "too few assist runs got through to judge")
                 #expect(rebuildsIdentical, "a read model differs from its rebuild:\n\(rebuilds.joined(separator: "\n"))")
                 #expect(traffic.unexpected.isEmpty, "unexpected answers: \(traffic.unexpected.prefix(5))")
@@ -195,7 +222,7 @@ struct ChaosPlan {
         switch ProcessInfo.processInfo.environment["HEARTH_CHAOS"] {
         case "long": ChaosPlan(pause: .seconds(15), brokerOutage: .seconds(30), postgresFaults: true)
         case "postgres": ChaosPlan(pause: .seconds(5), brokerOutage: .zero, processFaults: false, postgresFaults: true)
-        default: ChaosPlan(pause: .seconds(4), brokerOutage: .seconds(10), postgresFaults: false)
+        default: ChaosPlan(pause: .seconds(3), brokerOutage: .seconds(8), postgresFaults: false)
         }
     }
 }
@@ -286,6 +313,8 @@ final class ChaosTraffic: Sendable {
         var accepted: [String] = []
         var reminders: [(token: String, title: String)] = []
         var runs: [String] = []
+        var messages: [String] = []
+        var documents: [String] = []
         var retries = 0
         var refusals: [Int: Int] = [:]
         var unexpected: [String] = []
@@ -300,6 +329,14 @@ final class ChaosTraffic: Sendable {
     var accepted: [String] { state.withLock { $0.accepted } }
     /// Reminders a gateway accepted (202): the device they go to and their unique title.
     var acceptedReminders: [(token: String, title: String)] { state.withLock { $0.reminders } }
+    /// Correlation ids of the chat messages a gateway accepted.
+    var acceptedMessages: [String] { state.withLock { $0.messages } }
+    /// Ids of the documents a gateway accepted (the admin client's).
+    var acceptedDocuments: [String] { state.withLock { $0.documents } }
+    /// The dev user whose name is `chaos-admin`: the run makes it an administrator, to ingest documents.
+    static let adminName = "chaos-admin"
+    static var adminUserId: UUID { UserIdentity.userId(provider: .dev, subject: UserIdentity.devSubject(forName: adminName)) }
+
     /// Correlation ids of the assist runs a gateway accepted (answered 200 and streamed).
     var acceptedRuns: [String] { state.withLock { $0.runs } }
     var retries: Int { state.withLock { $0.retries } }
@@ -314,6 +351,7 @@ final class ChaosTraffic: Sendable {
             for client in 0..<clients {
                 group.addTask { await self.client(client) }
             }
+            group.addTask { await self.librarian() }
         }
     }
 
@@ -336,16 +374,23 @@ final class ChaosTraffic: Sendable {
         let token = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         let device = Data(#"{"platform":"ios","token":"\#(token)","environment":"sandbox"}"#.utf8)
         var index = 0
+        var chat: String?
         while !stopped.load(ordering: .acquiring) {
             index += 1
             let correlation = "chaos-\(UUID().uuidString.lowercased())"
             var headers = user.headers(["Idempotency-Key": UUID().uuidString, "X-Correlation-Id": correlation])
-            // First the device, then every fourth request a reminder due in a few seconds.
+            // First the device, then the household, then a chat of the household; every fourth
+            // request a reminder due in a few seconds, every fifth a chat message, every tenth a run.
             let reminderTitle = index > 1 && index % 4 == 0 ? "chaos-reminder-\(UUID().uuidString.lowercased())" : nil
             let isRun = index % 10 == 7
+            let isMessage = chat != nil && index % 5 == 3 && !isRun && index != 3
             let path: String
             let body: Data
-            if isRun {
+            if index == 3 {
+                (path, body) = ("v1/chats", Data(#"{"title":"chaos \#(number)"}"#.utf8))
+            } else if isMessage, let chat {
+                (path, body) = ("v1/chats/\(chat)/messages", Data(#"{"text":"we are out of milk \#(index)","client_id":"\#(UUID().uuidString.lowercased())"}"#.utf8))
+            } else if isRun {
                 headers["Accept"] = "application/x-ndjson"
                 (path, body) = ("v1/assist/stream", Data(#"{"goal":"share the chores fairly this week","mode":"chores"}"#.utf8))
             } else if index == 1 {
@@ -373,11 +418,15 @@ final class ChaosTraffic: Sendable {
                 switch reply?.status {
                 case 200 where isRun:
                     state.withLock { $0.runs.append(correlation) }
+                case 200 where isMessage, 201 where isMessage:
+                    state.withLock { $0.messages.append(correlation) }
+                case 200 where index == 3, 201 where index == 3:
+                    chat = (reply?.json["chat_id"] as? String)
                 case 200:
                     state.withLock { $0.accepted.append(correlation) }
                 case 202:
                     if let reminderTitle { state.withLock { $0.reminders.append((token, reminderTitle)) } }
-                case 503, 409:
+                case _ where reply.map(Self.asksForRetry) == true:
                     state.withLock { $0.refusals[reply!.status, default: 0] += 1 }
                 case nil:
                     state.withLock { $0.retries += 1 }
@@ -385,9 +434,56 @@ final class ChaosTraffic: Sendable {
                     let text = String(decoding: reply!.body, as: UTF8.self)
                     state.withLock { $0.unexpected.append("\(reply!.status): \(text.prefix(300))") }
                 }
-                if let status = reply?.status, ![503, 409].contains(status) { break }
+                if let reply, !Self.asksForRetry(reply) { break }
                 try? await Task.sleep(for: .milliseconds(200))
             }
+        }
+    }
+
+    /// 503 (Kafka or Postgres away), or 409 because the same key's first attempt is still running.
+    static func asksForRetry(_ reply: HTTPTestClient.Reply) -> Bool {
+        reply.status == 503 || (reply.status == 409 && reply.errorCode == "request_in_progress")
+    }
+}
+
+extension ChaosTraffic {
+    /// An administrator adding a document every second, each with its own id and key, retried
+    /// like the others.
+    fileprivate func librarian() async {
+        var admin: GatewayUser?
+        while admin == nil, !stopped.load(ordering: .acquiring) {
+            if let url = fleet.live.first { admin = try? await GatewayUser.signIn(baseURL: url, name: Self.adminName) }
+            if admin == nil { try? await Task.sleep(for: .milliseconds(200)) }
+        }
+        guard let admin else { return }
+        var index = 0
+        while !stopped.load(ordering: .acquiring) {
+            index += 1
+            let id = "chaos-doc-\(UUID().uuidString.prefix(8).lowercased())"
+            let body = Data(#"{"id":"\#(id)","kind":"tips","title":"Calm mornings \#(index)","body":"Lay out clothes the night before and keep breakfast simple, tip \#(index)."}"#.utf8)
+            let headers = admin.headers(["Idempotency-Key": UUID().uuidString])
+            let deadline = ContinuousClock.now + .seconds(180)
+            while ContinuousClock.now < deadline {
+                let live = fleet.live
+                guard !live.isEmpty else {
+                    try? await Task.sleep(for: .milliseconds(200))
+                    continue
+                }
+                let url = live[index % live.count]
+                let reply = try? await HTTPTestClient.send("POST", url.appendingPathComponent("v1/admin/documents"), body: body, headers: headers, idleTimeout: 20)
+                if let status = reply?.status, (200..<300).contains(status) {
+                    state.withLock { $0.documents.append(id) }
+                    break
+                }
+                if let reply, !Self.asksForRetry(reply) {
+                    let status = reply.status
+                    let text = String(decoding: reply.body, as: UTF8.self)
+                    state.withLock { $0.unexpected.append("document \(status): \(text.prefix(300))") }
+                    break
+                }
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+            try? await Task.sleep(for: .seconds(1))
         }
     }
 }
@@ -409,6 +505,30 @@ enum ChaosCheck {
             """, logger: TestEnvironment.logger
         ).decode((String, Int, Int).self) {
             result[correlation] = Archived(events: events, distinctIds: distinct)
+        }
+        return result
+    }
+
+    /// Events of one type per correlation id (0 for those with none).
+    static func events(ofType type: String, correlations: [String], database: SeparateDatabase) async throws -> [String: Int] {
+        var result = Dictionary(uniqueKeysWithValues: correlations.map { ($0, 0) })
+        for try await (correlation, count) in try await database.client.query(
+            "SELECT correlation_id, count(*) FROM event_log WHERE type = \(type) AND correlation_id = ANY(\(correlations)) GROUP BY correlation_id",
+            logger: TestEnvironment.logger
+        ).decode((String, Int).self) {
+            result[correlation] = count
+        }
+        return result
+    }
+
+    /// How many times each document was embedded (0: not yet).
+    static func embedCounts(_ documents: [String], database: SeparateDatabase) async throws -> [String: Int] {
+        var result = Dictionary(uniqueKeysWithValues: documents.map { ($0, 0) })
+        for try await (id, count) in try await database.client.query(
+            "SELECT document_id, embed_count FROM content_documents WHERE document_id = ANY(\(documents)) AND model IS NOT NULL",
+            logger: TestEnvironment.logger
+        ).decode((String, Int32).self) {
+            result[id] = Int(count)
         }
         return result
     }
@@ -493,6 +613,10 @@ struct ChaosReport {
     var accepted: Int
     var runs: Int
     var runsIncomplete: Int
+    var messages: Int
+    var messagesNotOnce: Int
+    var documents: Int
+    var documentsNotOnce: Int
     var reminders: Int
     var remindersPushedTwice: Int
     var remindersNotPushed: Int
@@ -511,6 +635,8 @@ struct ChaosReport {
             ("faults injected", "\(faults.count): \(faults.joined(separator: "; "))"),
             ("household upserts accepted", "\(accepted)"),
             ("assist runs accepted / not completed once", "\(runs) / \(runsIncomplete)"),
+            ("chat messages accepted / not archived once", "\(messages) / \(messagesNotOnce)"),
+            ("documents accepted / not embedded once", "\(documents) / \(documentsNotOnce)"),
             ("reminders accepted", "\(reminders)"),
             ("reminders pushed twice (same collapse id) / never", "\(remindersPushedTwice) / \(remindersNotPushed)"),
             ("answered 503 / 409 (retried)", "\(refused[503, default: 0]) / \(refused[409, default: 0])"),

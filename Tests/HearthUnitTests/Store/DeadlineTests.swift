@@ -23,8 +23,8 @@ import Testing
         await #expect(throws: Deadline.Exceeded.self) {
             try await Deadline.run(.milliseconds(200)) { await gate.wait() }
         }
-        let waited = ContinuousClock.now - started
-        #expect(waited >= .milliseconds(200) && waited < .seconds(5))
+        // Not a timing test: only that the wait ended (the operation never would) and not early.
+        #expect(ContinuousClock.now - started >= .milliseconds(200))
         gate.open()
     }
 }
