@@ -43,8 +43,8 @@ extension BackboneSuite {
                     fleet.stopAll()
                     for worker in workers { worker.stopAll() }
                 }
-                try await fleet.start(count: 2)
-                for worker in workers { try await worker.start(count: 2) }
+                for started in [fleet] + workers { started.launch(count: 2) }
+                for started in [fleet] + workers { try await started.waitUntilReady() }
                 let traffic = ChaosTraffic(fleet: fleet, clients: 4)
                 let driving = Task { await traffic.drive() }
                 var faults: [String] = []
@@ -68,9 +68,8 @@ extension BackboneSuite {
                 await embedders.kill(at: 0)
                 await calendars.kill(at: 0)
                 faults.append("SIGKILL profile-extractor, embedding-worker and calendar-sync, restart")
-                try await extractors.restart(at: 0)
-                try await embedders.restart(at: 0)
-                try await calendars.restart(at: 0)
+                for restarted in [extractors, embedders, calendars] { try restarted.relaunch(at: 0) }
+                for restarted in [extractors, embedders, calendars] { try await restarted.waitUntilReady() }
 
                 // 2. A third gateway joins (the group rebalances), then leaves gracefully.
                 try await Task.sleep(for: plan.pause)
@@ -222,7 +221,7 @@ struct ChaosPlan {
         switch ProcessInfo.processInfo.environment["HEARTH_CHAOS"] {
         case "long": ChaosPlan(pause: .seconds(15), brokerOutage: .seconds(30), postgresFaults: true)
         case "postgres": ChaosPlan(pause: .seconds(5), brokerOutage: .zero, processFaults: false, postgresFaults: true)
-        default: ChaosPlan(pause: .seconds(3), brokerOutage: .seconds(8), postgresFaults: false)
+        default: ChaosPlan(pause: .seconds(2), brokerOutage: .seconds(8), postgresFaults: false)
         }
     }
 }
@@ -244,7 +243,21 @@ final class ServiceFleet: Sendable {
     var live: [URL] { urls.withLock { $0 } }
 
     func start(count: Int) async throws {
-        for _ in 0..<count { try await add() }
+        launch(count: count)
+        try await waitUntilReady()
+    }
+
+    /// Starts the processes without waiting: fleets started side by side spend their group-join
+    /// waits together.
+    func launch(count: Int) {
+        for _ in 0..<count {
+            do { processes.append(try ServiceProcess(executable, environment: environment)) } catch { Issue.record(error) }
+        }
+    }
+
+    func waitUntilReady() async throws {
+        for process in processes.compactMap({ $0 }) { try await process.waitUntilReady(timeout: .seconds(180)) }
+        publishURLs()
     }
 
     func add() async throws {
@@ -267,10 +280,12 @@ final class ServiceFleet: Sendable {
     }
 
     func restart(at index: Int) async throws {
-        let process = try ServiceProcess(executable, environment: environment)
-        processes[index] = process
-        try await process.waitUntilReady(timeout: .seconds(120))
-        publishURLs()
+        try relaunch(at: index)
+        try await waitUntilReady()
+    }
+
+    func relaunch(at index: Int) throws {
+        processes[index] = try ServiceProcess(executable, environment: environment)
     }
 
     func allReady() async -> Bool {
