@@ -31,7 +31,7 @@ extension BackboneSuite {
                 ]
                 let apns = try await FakeAPNsServer.start()
                 defer { Task { await apns.stop() } }
-                let fleet = GatewayFleet(environment: environment)
+                let fleet = ServiceFleet("gateway", environment: environment)
                 let notifiers = ServiceFleet(
                     "notifier", environment: environment.merging(try NotifierStack.notifierEnvironment(pushingTo: apns, key: P256.Signing.PrivateKey())) { $1 })
                 let orchestrators = ServiceFleet("assist-orchestrator", environment: environment)
@@ -96,7 +96,7 @@ extension BackboneSuite {
                 // 5. (long) Postgres frozen, then restarted.
                 if plan.postgresFaults, let server = TestPostgresServer.fromEnvironment() {
                     try await Task.sleep(for: plan.pause)
-                    try server.freeze(for: .seconds(20))
+                    try await server.freeze(for: .seconds(20))
                     faults.append("Postgres frozen 20 s")
                     try await Task.sleep(for: plan.pause)
                     try server.restart()
@@ -309,17 +309,11 @@ final class ServiceFleet: Sendable {
     }
 }
 
-typealias GatewayFleet = ServiceFleet
-
-extension ServiceFleet {
-    convenience init(environment: [String: String]) { self.init("gateway", environment: environment) }
-}
-
 /// Clients that each sign in and then upsert their household again and again, every request
 /// with its own `Idempotency-Key` and correlation id, retried (same key, next gateway) until it
 /// is answered: what a well-behaved app does through an outage.
 final class ChaosTraffic: Sendable {
-    private let fleet: GatewayFleet
+    private let fleet: ServiceFleet
     private let clients: Int
     private let stopped = Atomic<Bool>(false)
     private let state = Mutex(State())
@@ -335,7 +329,7 @@ final class ChaosTraffic: Sendable {
         var unexpected: [String] = []
     }
 
-    init(fleet: GatewayFleet, clients: Int) {
+    init(fleet: ServiceFleet, clients: Int) {
         self.fleet = fleet
         self.clients = clients
     }
@@ -594,13 +588,13 @@ struct TestPostgresServer {
     }
 
     /// SIGSTOP to the postmaster and its children, SIGCONT after `duration`.
-    func freeze(for duration: Duration) throws {
+    func freeze(for duration: Duration) async throws {
         let pidLine = try String(contentsOfFile: "\(dataDirectory)/postmaster.pid", encoding: .utf8).split(separator: "\n").first
         guard let postmaster = pidLine.flatMap({ Int32($0) }) else { return }
         let children = (try? String(contentsOfFile: "/proc/\(postmaster)/task/\(postmaster)/children", encoding: .utf8)) ?? ""
         let pids = [postmaster] + children.split(separator: " ").compactMap { Int32($0) }
         for pid in pids { Glibc.kill(pid, SIGSTOP) }
-        Thread.sleep(forTimeInterval: Double(duration.components.seconds))
+        try? await Task.sleep(for: duration)  // not Thread.sleep: it would hold a cooperative thread
         for pid in pids.reversed() { Glibc.kill(pid, SIGCONT) }
     }
 
