@@ -48,16 +48,13 @@ pg-status: ## is the local Postgres running?
 	@$(LOCAL)/postgres.sh status
 
 bench: ## run the benchmarks (deploy/bench/run.sh)
-	@if [ -x deploy/bench/run.sh ]; then deploy/bench/run.sh; \
-	 else echo "make bench: not yet (deploy/bench/run.sh does not exist)"; fi
+	@deploy/bench/run.sh
 
 bench-embed: ## run the embedding benchmark (Tests/Bench/embed.sh)
-	@if [ -f Tests/Bench/embed.sh ]; then bash Tests/Bench/embed.sh; \
-	 else echo "make bench-embed: not yet (Tests/Bench/embed.sh does not exist)"; fi
+	@Tests/Bench/embed.sh
 
 eval: ## run the evaluation (deploy/eval/run.sh)
-	@if [ -x deploy/eval/run.sh ]; then deploy/eval/run.sh; \
-	 else echo "make eval: not yet (deploy/eval/run.sh does not exist)"; fi
+	@deploy/eval/run.sh
 
 clean: ## remove .build, .build-static and .run/logs (keeps databases and the venv)
 	rm -rf .build .build-static .run/logs

@@ -103,16 +103,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "HearthReadModels",
-            dependencies: ["HearthStore", "HearthEvents", "HearthDomain", "HearthKnowledge"],
-            path: "Shared/ReadModels",
-            resources: [.copy("Migrations")],
-            swiftSettings: swiftSettings
-        ),
-        .target(
             name: "HearthRuntime",
             dependencies: [
-                "HearthStore", "HearthKafka", "HearthEvents", "HearthReadModels",
+                "HearthStore", "HearthKafka", "HearthEvents",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -155,21 +148,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        .target(
-            name: "HearthNotifications",
-            dependencies: [
-                "HearthEvents",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            path: "Shared/Notifications",
-            swiftSettings: swiftSettings
-        ),
-
         // Google OAuth and the encrypted credential store, shared by the gateway (connect) and
         // calendar-sync (refresh and mirror).
         .target(
@@ -186,11 +164,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
-        // MARK: Executables
-        .executableTarget(
-            name: "Gateway",
+        // MARK: Services
+        // Each executable is a library holding everything it owns (routes or handlers, projections,
+        // migrations in `Migrations/NNNN_*.sql`, settings) and a `Main/main.swift` that calls it;
+        // tests import the libraries.
+        .target(
+            name: "GatewayService",
             dependencies: [
-                "HearthRuntime", "HearthDomain", "HearthAssist", "HearthKnowledge", "HearthGoogle",
+                "HearthRuntime", "HearthStore", "HearthEvents", "HearthDomain", "HearthAssist", "HearthKnowledge", "HearthGoogle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -198,33 +179,50 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             path: "Services/Gateway",
-            resources: [.copy("OpenAPI/openapi.json")],
+            exclude: ["Main"],
+            resources: [.copy("OpenAPI/openapi.json"), .copy("Migrations")],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(
-            name: "AssistOrchestrator",
+        .target(
+            name: "AssistOrchestratorService",
             dependencies: [
-                "HearthRuntime", "HearthAssist", "HearthDomain", "HearthKnowledge",
+                "HearthRuntime", "HearthStore", "HearthEvents", "HearthAssist", "HearthDomain", "HearthKnowledge",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
-            path: "Services/AssistOrchestrator", swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "EmbeddingWorker",
+            path: "Services/AssistOrchestrator",
+            exclude: ["Main"],
+            resources: [.copy("Migrations")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "EmbeddingWorkerService",
             dependencies: [
-                "HearthRuntime", "HearthKnowledge", "HearthReadModels", "HearthKafka", "HearthEvents", "HearthStore",
+                "HearthRuntime", "HearthKnowledge", "HearthDomain", "HearthKafka", "HearthEvents", "HearthStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Services/EmbeddingWorker",
+            exclude: ["Main"],
+            resources: [.copy("Migrations")],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(
-            name: "ProfileExtractor", dependencies: ["HearthRuntime", "HearthDomain", "HearthReadModels", "HearthAssist"], path: "Services/ProfileExtractor", swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "CalendarSync",
+        .target(
+            name: "ProfileExtractorService",
             dependencies: [
-                "HearthRuntime", "HearthDomain", "HearthGoogle", "HearthReadModels", "HearthStore", "HearthEvents",
+                "HearthRuntime", "HearthStore", "HearthEvents", "HearthDomain", "HearthAssist",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Services/ProfileExtractor",
+            exclude: ["Main"],
+            resources: [.copy("Migrations")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CalendarSyncService",
+            dependencies: [
+                "HearthRuntime", "HearthDomain", "HearthGoogle", "HearthStore", "HearthEvents",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -233,42 +231,70 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Services/CalendarSync",
+            exclude: ["Main"],
+            resources: [.copy("Migrations")],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(
-            name: "Notifier",
+        .target(
+            name: "NotifierService",
             dependencies: [
-                "HearthRuntime", "HearthDomain", "HearthNotifications",
+                "HearthRuntime", "HearthStore", "HearthEvents", "HearthDomain",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Services/Notifier",
+            exclude: ["Main"],
+            resources: [.copy("Migrations")],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(
-            name: "DevBroker",
+        .target(
+            name: "DevBrokerService",
             dependencies: [
                 "HearthKafka", "HearthEvents", "CRdKafka",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Services/DevBroker",
+            exclude: ["Main"],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(
-            name: "HearthCtl",
+        // hearthctl sees every executable's read models (replay, checksums), so it links them all.
+        .target(
+            name: "HearthCtlCommands",
             dependencies: [
-                "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthReadModels", "HearthEmbeddings", "HearthKnowledge",
+                "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthEmbeddings", "HearthKnowledge", "HearthDomain",
+                "GatewayService", "AssistOrchestratorService", "EmbeddingWorkerService", "ProfileExtractorService",
+                "CalendarSyncService", "NotifierService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Services/HearthCtl",
+            exclude: ["Main"],
             swiftSettings: swiftSettings
         ),
+
+        // MARK: Executables: three lines each
+        .executableTarget(name: "Gateway", dependencies: ["GatewayService"], path: "Services/Gateway/Main", swiftSettings: swiftSettings),
+        .executableTarget(name: "AssistOrchestrator", dependencies: ["AssistOrchestratorService"], path: "Services/AssistOrchestrator/Main", swiftSettings: swiftSettings),
+        .executableTarget(name: "EmbeddingWorker", dependencies: ["EmbeddingWorkerService"], path: "Services/EmbeddingWorker/Main", swiftSettings: swiftSettings),
+        .executableTarget(name: "ProfileExtractor", dependencies: ["ProfileExtractorService"], path: "Services/ProfileExtractor/Main", swiftSettings: swiftSettings),
+        .executableTarget(name: "CalendarSync", dependencies: ["CalendarSyncService"], path: "Services/CalendarSync/Main", swiftSettings: swiftSettings),
+        .executableTarget(name: "Notifier", dependencies: ["NotifierService"], path: "Services/Notifier/Main", swiftSettings: swiftSettings),
+        .executableTarget(name: "DevBroker", dependencies: ["DevBrokerService"], path: "Services/DevBroker/Main", swiftSettings: swiftSettings),
+        .executableTarget(name: "HearthCtl", dependencies: ["HearthCtlCommands"], path: "Services/HearthCtl/Main", swiftSettings: swiftSettings),
 
         // MARK: Tests
         .testTarget(
             name: "HearthUnitTests",
-            dependencies: ["HearthEvents", "HearthDomain", "HearthContent", "HearthStore", "HearthKafka", "HearthReadModels", "HearthAssist", "HearthKnowledge", "HearthNotifications", "HearthRuntime"],
+            dependencies: [
+                "HearthEvents", "HearthDomain", "HearthContent", "HearthStore", "HearthKafka", "HearthAssist", "HearthKnowledge", "HearthRuntime",
+                "GatewayService", "AssistOrchestratorService", "EmbeddingWorkerService", "ProfileExtractorService", "CalendarSyncService",
+                "NotifierService", "HearthCtlCommands",
+            ],
             path: "Tests/HearthUnitTests",
             swiftSettings: swiftSettings
         ),
@@ -282,13 +308,13 @@ let package = Package(
         .testTarget(
             name: "HearthIntegrationTests",
             dependencies: [
-                "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthReadModels", "HearthDomain", "HearthAssist", "HearthKnowledge",
+                "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthDomain", "HearthAssist", "HearthKnowledge",
+                "GatewayService", "AssistOrchestratorService", "EmbeddingWorkerService", "ProfileExtractorService", "CalendarSyncService",
+                "NotifierService", "HearthCtlCommands",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
-                // The notifier tests' fake APNs: an HTTP/2 server over TLS.
-                "HearthNotifications",
                 // The calendar tests' fake Google token and Calendar endpoints.
                 "HearthGoogle",
                 .product(name: "Crypto", package: "swift-crypto"),

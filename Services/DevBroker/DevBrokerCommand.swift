@@ -9,9 +9,8 @@ import NIOCore
 /// HEARTH_DEVBROKER_BOOTSTRAP_FILE (optional; receives the same line as stdout).
 /// Stdout gets exactly one line, `bootstrap.servers=127.0.0.1:<port>`, once the broker is
 /// ready and a SIGTERM/SIGINT would stop it cleanly.
-@main
-enum DevBrokerCommand {
-    static func main() {
+public enum DevBrokerCommand {
+    public static func main() {
         // Signal handling comes first: a harness may send SIGTERM as soon as it has the
         // bootstrap line, and a signal before this point would kill the process uncleanly.
         let stopRequested = DispatchSemaphore(value: 0)

@@ -1,4 +1,3 @@
-import HearthReadModels
 import Logging
 import PostgresNIO
 import ServiceLifecycle

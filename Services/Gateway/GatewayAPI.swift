@@ -36,18 +36,10 @@ struct GatewayAPI: Sendable {
     let janitor: RateLimitJanitor
     let idempotency: IdempotencyMiddleware
 
-    /// Reads the gateway's settings and keys; an unusable configuration ends the process with a
-    /// clear message, as `ServiceHost.bootstrap` does.
-    static func make(host: ServiceHost) async -> GatewayAPI {
-        do {
-            return try await make(host: host, settings: GatewaySettings.load(from: host.settings))
-        } catch {
-            FileHandle.standardError.write(Data("gateway: cannot start: \(error)\n".utf8))
-            exit(78)  // EX_CONFIG
-        }
-    }
-
-    private static func make(host: ServiceHost, settings: GatewaySettings) async throws -> GatewayAPI {
+    /// Reads the gateway's settings and keys; throws on an unusable configuration (`ServiceHost.launch`
+    /// then stops the process with exit 78).
+    static func make(host: ServiceHost) async throws -> GatewayAPI {
+        let settings = try GatewaySettings.load(from: host.settings)
         let logger = host.logger
         let signingKey = try SigningKey.load(settings)
         let tokens = await HearthTokens(signingKey: signingKey, settings: settings)

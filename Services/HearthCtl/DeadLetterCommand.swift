@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HearthEvents
 import HearthKafka
+import HearthStore
 
 struct DeadLetterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -9,7 +10,8 @@ struct DeadLetterCommand: AsyncParsableCommand {
         abstract: "Events parked in a topic's dead-letter topic: list them, or send them back after a fix.",
         subcommands: [List.self, Redrive.self])
 
-    /// One parked message, as the projection runner left it.
+    /// One parked message, as the projection runner left it. `--json` prints the dead-letter
+    /// headers under their own names; "?" stands for a message the relay did not write.
     struct Parked: Encodable {
         let dlqOffset: Int64
         let failedProjection: String
@@ -20,27 +22,29 @@ struct DeadLetterCommand: AsyncParsableCommand {
         let eventId: String?
         let type: String?
 
-        enum CodingKeys: String, CodingKey {
-            case dlqOffset = "dlq_offset"
-            case failedProjection = "failed_projection"
-            case originalTopic = "original_topic"
-            case originalPartition = "original_partition"
-            case originalOffset = "original_offset"
-            case error
-            case eventId = "event_id"
-            case type
-        }
-
         init(_ message: KafkaMessage) {
             func header(_ key: String) -> String? { message.header(key).map { String(decoding: $0, as: UTF8.self) } }
+            let parked = DeadLetterHeaders(headers: message.headers)
             dlqOffset = message.offset
-            failedProjection = header("failed_projection") ?? "?"
-            originalTopic = header("original_topic") ?? "?"
-            originalPartition = header("original_partition") ?? "?"
-            originalOffset = header("original_offset") ?? "?"
-            error = header("error") ?? ""
-            eventId = header("ce_id")
-            type = header("ce_type")
+            failedProjection = parked?.projection ?? "?"
+            originalTopic = parked?.topic ?? "?"
+            originalPartition = parked.map { String($0.partition) } ?? "?"
+            originalOffset = parked.map { String($0.offset) } ?? "?"
+            error = parked?.error ?? ""
+            eventId = header(EventHeaders.id)
+            type = header(EventHeaders.type)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: AnyCodingKey.self)
+            try container.encode(dlqOffset, forKey: AnyCodingKey("dlq_offset"))
+            try container.encode(failedProjection, forKey: AnyCodingKey(DeadLetterHeaders.Name.projection))
+            try container.encode(originalTopic, forKey: AnyCodingKey(DeadLetterHeaders.Name.topic))
+            try container.encode(originalPartition, forKey: AnyCodingKey(DeadLetterHeaders.Name.partition))
+            try container.encode(originalOffset, forKey: AnyCodingKey(DeadLetterHeaders.Name.offset))
+            try container.encode(error, forKey: AnyCodingKey(DeadLetterHeaders.Name.error))
+            try container.encodeIfPresent(eventId, forKey: AnyCodingKey("event_id"))
+            try container.encodeIfPresent(type, forKey: AnyCodingKey("type"))
         }
     }
 
@@ -100,13 +104,11 @@ struct DeadLetterCommand: AsyncParsableCommand {
         @Option(name: .customLong("id"), help: "Only these event ids or DLQ offsets (repeatable).") var ids: [String] = []
         @OptionGroup var connection: ConnectionOptions
 
-        static let dlqHeaders: Set<String> = ["error", "failed_projection", "original_topic", "original_partition", "original_offset"]
-
         func run() async throws {
             let wanted = Set(ids.map { $0.lowercased() })
             var seen = Set<String>()
             let selected = try await DeadLetterCommand.parked(topic: topic, bootstrap: connection.kafkaBootstrap).filter { message in
-                let eventId = message.header("ce_id").map { String(decoding: $0, as: UTF8.self).lowercased() }
+                let eventId = message.header(EventHeaders.id).map { String(decoding: $0, as: UTF8.self).lowercased() }
                 guard wanted.isEmpty || wanted.contains(String(message.offset)) || eventId.map(wanted.contains) == true else { return false }
                 // One event parked by several projections is sent back once.
                 return seen.insert(eventId ?? "offset-\(message.offset)").inserted
@@ -119,9 +121,7 @@ struct DeadLetterCommand: AsyncParsableCommand {
                 configuration: KafkaProducerConfiguration(bootstrapServers: connection.kafkaBootstrap, clientId: "hearthctl-redrive"),
                 logger: CLILogging.logger())
             let outgoing = selected.map { message in
-                KafkaOutgoingMessage(
-                    topic: topic, key: message.key, value: message.value,
-                    headers: message.headers.filter { !Self.dlqHeaders.contains($0.key) } + [KafkaHeader(key: "redriven_from", string: "\(topic).dlq@\(message.offset)")])
+                KafkaOutgoingMessage(topic: topic, key: message.key, value: message.value, headers: DeadLetterHeaders.redriveHeaders(of: message))
             }
             do {
                 let reports = try await producer.send(outgoing)

@@ -1,9 +1,9 @@
 import ArgumentParser
+import EmbeddingWorkerService
 import Foundation
 import HearthContent
 import HearthEmbeddings
 import HearthKnowledge
-import HearthReadModels
 import HearthStore
 import Logging
 import PostgresNIO

@@ -1,16 +1,19 @@
 import ArgumentParser
 
-@main
-struct HearthCtl: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct HearthCtl: AsyncParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "hearthctl",
         abstract: "Hearth's developer and operator CLI: topics, events, traces, replays, dead letters, embeddings.",
         subcommands: [
             CatalogueCommand.self, TopicsCommand.self, TailCommand.self, TraceCommand.self, ReplayCommand.self,
-            DeadLetterCommand.self, EmbedCommand.self, IngestCommand.self, EvalCommand.self,
+            DeadLetterCommand.self, EmbedCommand.self, IngestCommand.self, PublishCommand.self, EvalCommand.self,
         ])
 
-    static func main() async {
+    /// Parses the command line and runs the command; errors end the process the way
+    /// ArgumentParser reports them (usage text or one line, and a non-zero status).
+    public static func runFromCommandLine() async {
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import HearthReadModels
 import HearthStore
 
 struct ReplayCommand: AsyncParsableCommand {

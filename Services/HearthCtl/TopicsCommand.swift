@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import HearthEvents
 import HearthKafka
-import HearthReadModels
 
 struct TopicsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
 import Foundation
-import HearthReadModels
+import HearthCtlCommands
 import HearthStore
 import Testing
 
@@ -18,7 +18,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try "SELECT 1;".write(to: owner.appendingPathComponent("0001_first.sql"), atomically: true, encoding: .utf8)
         try "SELECT 1;".write(to: owner.appendingPathComponent("0003_third.sql"), atomically: true, encoding: .utf8)
-        #expect(throws: MigrationError.self) { try Migration.load(owner: "svc", from: folder) }
+        #expect(throws: MigrationError.self) { try Migration.load(owner: "svc", folder: owner) }
     }
 
     @Test func everyProjectionNameIsUnique() {

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Load generation, measurement and the report of `make bench` (deploy/bench/run.sh starts and
 stops the processes; this file measures them). Python standard library only, plus the tools
-run.sh provides: wrk, kcat, psql.
+run.sh provides: wrk, kcat (watermarks), psql, and the built hearthctl, whose `publish` writes
+every event the bench produces (Hearth's own envelope writer, not one of ours).
 
 Every subcommand reads and rewrites one JSON state file (--state); `report` prints the table and
 writes the final JSON. A phase that fails records {"error": ...} and the others still run: the
@@ -15,6 +16,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.error
@@ -28,6 +30,9 @@ PREFS = {"adults": 2, "kidsAges": [4, 7], "allergies": ["peanuts", "shellfish"],
 BROKER_PARTITION_BYTES = 5 * 1024 * 1024
 BACKLOG_SHARE = 0.4
 HOUSEHOLD_PARTITIONS = 6
+# What an event takes on the broker beyond its `hearthctl publish` input line (household.upserted):
+# the envelope's metadata (~145 B), the key (36 B) and EventPublisher's headers (~160 B).
+PUBLISHED_OVERHEAD = 350
 
 
 def log(msg):
@@ -183,15 +188,10 @@ def kcat_watermarks(kcat, bootstrap, topic, partitions, which):
     return marks
 
 
-def iso_ms(t):
-    ms = int(t * 1000)
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000)) + f".{ms % 1000:03d}Z"
-
-
-class Envelopes:
-    """Lines `key<TAB>envelope` in Hearth's format (Shared/Events/Envelope/Envelope.swift:
-    metadata fields at the top level, the payload under `data`; household.upserted v1 from
-    Shared/Events/Payloads/Households.swift). The key is the household id, as the gateway keys it."""
+class Events:
+    """Input lines of `hearthctl publish`: one household.upserted a line, its payload in the
+    current version of Shared/Events/Payloads/Households.swift. hearthctl wraps each in the
+    envelope and keys it by the household id, as the gateway does."""
 
     def __init__(self, run, tag):
         self.run = run & 0xFFFF
@@ -200,63 +200,100 @@ class Envelopes:
     def household_id(self, h):
         return f"b0000000-{self.run:04x}-4{self.tag:03x}-8000-{h:012x}"
 
-    def event_id(self, i):
-        return f"e0000000-{self.run:04x}-4{self.tag:03x}-9000-{i:012x}"
+    def line(self, i, household, version, name):
+        return json.dumps({
+            "type": "household.upserted",
+            "payload": {
+                "household_id": self.household_id(household), "household_version": version, "name": name,
+                "prefs": {"adults": 2, "kidsAges": [4, 7], "allergies": ["peanuts"], "cuisines": ["thai", "italian"]},
+            },
+            "correlation_id": f"bench-{self.run:x}-{self.tag:x}-{i:x}",
+        }, separators=(",", ":")) + "\n"
 
-    def line(self, i, household, version, occurred, name):
-        hid = self.household_id(household)
-        return (
-            f'{hid}\t{{"id":"{self.event_id(i)}","type":"household.upserted","version":1,"key":"{hid}",'
-            f'"occurred_at":"{occurred}","correlation_id":"bench-{self.run:x}-{self.tag:x}-{i:x}","causation_id":null,'
-            f'"source":"bench","data":{{"household_id":"{hid}","household_version":{version},"name":"{name}",'
-            f'"prefs":{{"adults":2,"kidsAges":[4,7],"allergies":["peanuts"],"cuisines":["thai","italian"]}},"user_id":null}}}}\n')
-
-    def chunk(self, start, count, households, occurred):
+    def chunk(self, start, count, households):
         """Events start..start+count-1; event i updates household i % households to version i // households + 1."""
         return "".join(
-            self.line(i, i % households, i // households + 1, occurred, f"bench {i % households}")
+            self.line(i, i % households, i // households + 1, f"bench {i % households}")
             for i in range(start, start + count)).encode()
 
 
-def kcat_produce(kcat, bootstrap, data, topic="households"):
-    out = subprocess.run(
-        [kcat, "-P", "-b", bootstrap, "-t", topic, "-K", "\t", "-X", "linger.ms=5",
-         "-X", "queue.buffering.max.messages=1000000", "-X", "queue.buffering.max.kbytes=1048576"],
-        input=data, capture_output=True, timeout=600)
-    if out.returncode != 0 or b"failed" in out.stderr.lower():
-        raise RuntimeError(f"kcat -P exited {out.returncode}: {out.stderr.decode(errors='replace')[-400:]}")
+class Publisher:
+    """One `hearthctl publish` process for a phase: lines in as they are sent, each event
+    published as the services publish theirs. Its output goes to files, so that a chatty
+    HEARTH_LOG_LEVEL cannot fill a pipe nobody reads before the end."""
+
+    def __init__(self, hearthctl, bootstrap):
+        self.out = tempfile.TemporaryFile()
+        self.err = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen([hearthctl, "publish", "--kafka", bootstrap],
+                                     stdin=subprocess.PIPE, stdout=self.out, stderr=self.err)
+
+    def send(self, data):
+        """Hands lines over; blocks while hearthctl is behind (its pipe is full)."""
+        try:
+            self.proc.stdin.write(data)
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            self.close(timeout=60)  # hearthctl stopped: raises with its own one-line error
+            raise
+
+    def close(self, timeout=600):
+        """Ends the input and waits until Kafka acknowledged every event; hearthctl's summary."""
+        try:
+            self.proc.stdin.close()
+        except BrokenPipeError:
+            pass
+        self.proc.wait(timeout=timeout)
+        self.out.seek(0)
+        self.err.seek(0)
+        out = self.out.read().decode(errors="replace").strip()
+        err = self.err.read().decode(errors="replace").strip()
+        if self.proc.returncode != 0:
+            raise RuntimeError(f"hearthctl publish exited {self.proc.returncode}: {err[-400:]}")
+        return out
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
 
 
 def produce_throttled(args, sql, chunks, base, label):
-    """Produces the chunks (an iterable of bytes, one kcat run each) while keeping the backlog of
-    the slowest watched projection under the devbroker's retention (BACKLOG_SHARE of 5 MiB per
-    partition, from the size of the first chunk's lines). Returns (events, t_first, t_last)."""
+    """Publishes the chunks (an iterable of bytes) through one `hearthctl publish` while keeping
+    the backlog of the slowest watched projection under the devbroker's retention (BACKLOG_SHARE
+    of 5 MiB per partition, from the size of the first chunk's events as published). Returns
+    (events, t_first, t_last), t_last once every event is acknowledged."""
     produced, limit = 0, None
-    t0 = t_last = None
+    t0 = None
     stalled_since, last_min = time.time(), None
-    for chunk in chunks:
-        n = chunk.count(b"\n")
-        if limit is None:
-            avg = len(chunk) / max(1, n)
-            limit = max(20_000, int(HOUSEHOLD_PARTITIONS * BROKER_PARTITION_BYTES * BACKLOG_SHARE / avg))
-            log(f"{label}: {avg:.0f} B per event; backlog kept under {limit} events")
-        while True:
-            now = applied(sql)
-            watched = [now.get(p, 0) - base.get(p, 0) for p in args.watch]
-            slowest = min(watched) if watched else produced
-            if produced - slowest + n <= limit:
-                break
-            if slowest != last_min:
-                last_min, stalled_since = slowest, time.time()
-            elif time.time() - stalled_since > 120:
-                raise RuntimeError(f"{label}: projections stopped advancing ({dict(zip(args.watch, watched))})")
-            time.sleep(0.05)
-        if t0 is None:
-            t0 = time.time()
-        kcat_produce(args.kcat, args.kafka, chunk)
-        produced += n
-        t_last = time.time()
-    return produced, t0, t_last
+    publisher = Publisher(args.hearthctl, args.kafka)
+    try:
+        for chunk in chunks:
+            n = chunk.count(b"\n")
+            if limit is None:
+                avg = len(chunk) / max(1, n) + PUBLISHED_OVERHEAD
+                limit = max(20_000, int(HOUSEHOLD_PARTITIONS * BROKER_PARTITION_BYTES * BACKLOG_SHARE / avg))
+                log(f"{label}: ~{avg:.0f} B per event on the broker; backlog kept under {limit} events")
+            while True:
+                now = applied(sql)
+                watched = [now.get(p, 0) - base.get(p, 0) for p in args.watch]
+                slowest = min(watched) if watched else produced
+                if produced - slowest + n <= limit:
+                    break
+                if slowest != last_min:
+                    last_min, stalled_since = slowest, time.time()
+                elif time.time() - stalled_since > 120:
+                    raise RuntimeError(f"{label}: projections stopped advancing ({dict(zip(args.watch, watched))})")
+                time.sleep(0.05)
+            if t0 is None:
+                t0 = time.time()
+            publisher.send(chunk)
+            produced += n
+        log(f"{label}: {publisher.close()}")
+    except BaseException:
+        publisher.kill()
+        raise
+    return produced, t0, time.time()
 
 
 def wait_applied(sql, projections, base, target, timeout=600):
@@ -555,17 +592,16 @@ def cmd_stream(args):
 
 @phase("pipeline")
 def cmd_pipeline(args):
-    """N household.upserted envelopes published straight to `households` with kcat; the time from
-    the first produce to the commit of the projection's last offsets write."""
+    """N household.upserted events published to `households` with `hearthctl publish`; the time
+    from the first produce to the commit of the projection's last offsets write."""
     sql = Psql(args.psql, args.db)
     wait_quiet(sql)
     base = applied(sql)
-    gen = Envelopes(args.run_id, 1)
+    gen = Events(args.run_id, 1)
     n, size = args.events, args.chunk
     households = max(1, n // 10)
-    log(f"pipeline: preparing {n} envelopes ({households} households, 10 versions each)")
-    occurred = iso_ms(time.time())
-    chunks = [gen.chunk(s, min(size, n - s), households, occurred) for s in range(0, n, size)]
+    log(f"pipeline: preparing {n} events ({households} households, 10 versions each)")
+    chunks = [gen.chunk(s, min(size, n - s), households) for s in range(0, n, size)]
     _, t0, t_last_produce = produce_throttled(args, sql, chunks, base, "pipeline")
     got = wait_applied(sql, args.watch, base, n)
     out = {"events": n, "households": households, "produce_s": round(t_last_produce - t0, 2)}
@@ -579,12 +615,13 @@ def cmd_pipeline(args):
 
 @phase("lag")
 def cmd_lag(args):
-    """Steady rate through one kcat process; each event creates its own household, so the read
-    model row's commit time (track_commit_timestamp) minus its occurred_at is that event's lag."""
+    """Steady rate through one `hearthctl publish`; each event creates its own household, so the
+    read model row's commit time (track_commit_timestamp) minus its occurred_at (stamped by
+    hearthctl as it publishes) is that event's lag."""
     sql = Psql(args.psql, args.db)
     wait_quiet(sql)
     base = applied(sql)
-    gen = Envelopes(args.run_id, 2)
+    gen = Events(args.run_id, 2)
     total = args.rate * args.seconds
     tick = 0.01
     per_tick = max(1, int(round(args.rate * tick)))
@@ -600,27 +637,26 @@ def cmd_lag(args):
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    proc = subprocess.Popen([args.kcat, "-P", "-b", args.kafka, "-t", "households", "-K", "\t", "-X", "linger.ms=2"],
-                            stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    publisher = Publisher(args.hearthctl, args.kafka)
     log(f"lag: {args.rate} events/s for {args.seconds} s ({per_tick} every {tick * 1000:.0f} ms)")
-    start = time.monotonic()
-    sent, k = 0, 0
-    while sent < total:
-        target = start + k * tick
-        delay = target - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        now = time.time()
-        stamp = iso_ms(now)
-        batch = min(per_tick, total - sent)
-        data = "".join(gen.line(sent + j, sent + j, 1, stamp, f"lagprobe {sent + j}") for j in range(batch))
-        proc.stdin.write(data.encode())
-        proc.stdin.flush()
-        sent += batch
-        k += 1
-    achieved = sent / (time.monotonic() - start)
-    proc.stdin.close()
-    proc.wait(timeout=60)
+    try:
+        start = time.monotonic()
+        sent, k = 0, 0
+        while sent < total:
+            target = start + k * tick
+            delay = target - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            batch = min(per_tick, total - sent)
+            data = "".join(gen.line(sent + j, sent + j, 1, f"lagprobe {sent + j}") for j in range(batch))
+            publisher.send(data.encode())
+            sent += batch
+            k += 1
+        achieved = sent / (time.monotonic() - start)
+        log(f"lag: {publisher.close(timeout=60)}")
+    except BaseException:
+        publisher.kill()
+        raise
     wait_applied(sql, ["households"], base, total)
     stop.set()
     rows = sql.rows("""
@@ -653,11 +689,10 @@ def cmd_replay(args):
     out = {"topic_events_before_topup": have, "topup_events": missing}
     if missing:
         base = applied(sql)
-        gen = Envelopes(args.run_id, 3)
+        gen = Events(args.run_id, 3)
         households = max(1, missing // 10)
-        occurred = iso_ms(time.time())
         size = args.chunk
-        chunks = (gen.chunk(s, min(size, missing - s), households, occurred) for s in range(0, missing, size))
+        chunks = (gen.chunk(s, min(size, missing - s), households) for s in range(0, missing, size))
         # a generator: each chunk is made when it is sent (this part is not timed)
         _, t0, _ = produce_throttled(args, sql, chunks, base, "top-up")
         wait_applied(sql, args.watch, base, missing, timeout=1800)
@@ -770,7 +805,7 @@ def cmd_report(args):
     p("")
 
     pl = s.get("pipeline", {})
-    p("Event pipeline (household.upserted published with kcat straight to `households`)")
+    p("Event pipeline (household.upserted published to `households` with `hearthctl publish`)")
     if "error" in pl or not pl:
         p(f"  not measured: {pl.get('error', 'phase did not run')}")
     else:
@@ -836,6 +871,7 @@ def main():
         if kafka:
             sp.add_argument("--kafka", required=True)
             sp.add_argument("--kcat", default="kcat")
+            sp.add_argument("--hearthctl", required=True)
             sp.add_argument("--run-id", type=int, default=int(time.time()) & 0xFFFF)
             sp.add_argument("--chunk", type=int, default=10_000)
             sp.add_argument("--watch", default="households,event_log,household_members",
@@ -887,7 +923,6 @@ def main():
     sp = sub.add_parser("replay")
     common(sp, db=True, kafka=True)
     sp.add_argument("--total", type=int, default=1_000_000)
-    sp.add_argument("--hearthctl", required=True)
     sp.set_defaults(fn=cmd_replay)
     sp = sub.add_parser("report")
     sp.add_argument("--out", default="")

@@ -285,7 +285,7 @@ fi
 
 # --- measurements -------------------------------------------------------------------------------
 DB_ARGS=(--psql "$PSQL" --db "$DB_URL")
-KAFKA_ARGS=(--kafka "$KAFKA" --kcat "$(command -v kcat)")
+KAFKA_ARGS=(--kafka "$KAFKA" --kcat "$(command -v kcat)" --hearthctl "$BIN/hearthctl")
 has_phase() { [[ "$PHASES" == *" $1 "* ]]; }
 if has_phase http; then
   driver http "${DB_ARGS[@]}" --hearth "$HEARTH" --hid "$HID" --peer "$PEER_URL" --peer-hid "$PEER_HID" \
@@ -310,7 +310,7 @@ if has_phase lag; then
     --metrics "$HEARTH/metrics"
 fi
 if has_phase replay; then
-  driver replay "${DB_ARGS[@]}" "${KAFKA_ARGS[@]}" --total "${BENCH_REPLAY_EVENTS:-1000000}" --hearthctl "$BIN/hearthctl"
+  driver replay "${DB_ARGS[@]}" "${KAFKA_ARGS[@]}" --total "${BENCH_REPLAY_EVENTS:-1000000}"
 fi
 
 # Peak memory of Hearth's processes over everything above (VmHWM; the peer's was read before it stopped).

@@ -14,8 +14,8 @@
 #   HEARTH_PG_PORT=55432     TCP port, bound to 127.0.0.1 only
 #   HEARTH_PG_OS_USER=hearthpg  unprivileged system user that owns the cluster when run as root
 #                            (initdb and pg_ctl refuse to run as root)
-#   HEARTH_PG_FAST=0         1: fsync, synchronous_commit and full_page_writes off (throwaway
-#                            clusters such as the test one)
+#   HEARTH_PG_FAST=0         1: fsync, synchronous_commit and full_page_writes off, and 500
+#                            connections (throwaway clusters such as the test one)
 # Role hearth / password hearth owns database hearth (CREATEDB, not superuser); the extension
 # vector is created by the cluster's superuser in hearth and in template1 (so databases created
 # later have it too). TCP logins use scram-sha-256; the superuser logs in by peer auth over the
@@ -150,7 +150,9 @@ EOF
     if port_in_use "$PG_PORT"; then die "port $PG_PORT is already in use"; fi
     local opts="-p $PG_PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories='$SOCK_DIR'"
     if [ "$PG_FAST" = 1 ]; then
-      opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+      # The test server also takes several tests' stacks at once (each its own database and
+      # services with their pools): more connections than one `make run` needs.
+      opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=500"
     fi
     log "starting on 127.0.0.1:$PG_PORT ($PGDATA_DIR, log $PG_LOG)"
     if ! as_pg "$PG_BIN/pg_ctl" -D "$PGDATA_DIR" -l "$PG_LOG" -w -t 60 -o "$opts" start >/dev/null; then

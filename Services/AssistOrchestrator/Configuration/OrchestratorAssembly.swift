@@ -12,18 +12,10 @@ import ServiceLifecycle
 struct OrchestratorAssembly {
     let services: [any Service]
 
-    /// An unusable configuration or unreadable content ends the process with a clear message, as
-    /// `ServiceHost.bootstrap` does.
-    static func make(host: ServiceHost) -> OrchestratorAssembly {
-        do {
-            return try make(host: host, settings: OrchestratorSettings.load(from: host.settings))
-        } catch {
-            FileHandle.standardError.write(Data("assist-orchestrator: cannot start: \(error)\n".utf8))
-            exit(78)  // EX_CONFIG
-        }
-    }
-
-    private static func make(host: ServiceHost, settings: OrchestratorSettings) throws -> OrchestratorAssembly {
+    /// Throws on an unusable configuration or unreadable content (`ServiceHost.launch` then stops
+    /// the process with exit 78).
+    static func make(host: ServiceHost) throws -> OrchestratorAssembly {
+        let settings = try OrchestratorSettings.load(from: host.settings)
         let logger = host.logger
         let recipes = try RecipeCatalogue.bundled()
         let matcher = try AllergenMatcher.bundled()

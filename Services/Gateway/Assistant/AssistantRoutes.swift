@@ -2,7 +2,6 @@ import Foundation
 import HearthAssist
 import HearthDomain
 import HearthEvents
-import HearthReadModels
 import HearthRuntime
 import HearthStore
 import HTTPTypes

@@ -1,7 +1,6 @@
 import Foundation
 import HearthDomain
 import HearthEvents
-import HearthReadModels
 import HearthRuntime
 import HearthStore
 import Hummingbird

@@ -1,6 +1,5 @@
 import Foundation
 import HearthEvents
-import HearthReadModels
 import HearthRuntime
 import HearthStore
 import Hummingbird

@@ -90,3 +90,14 @@ enum JSONOutput {
         Swift.print(try encode(value))
     }
 }
+
+/// A coding key of any name, for JSON objects whose field names are not one fixed enum: the
+/// dead-letter headers `dlq list --json` prints under their own names, the fields of a
+/// `publish` line (all of them, so that an unknown one can be refused).
+struct AnyCodingKey: CodingKey {
+    let stringValue: String
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.init(stringValue) }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+}

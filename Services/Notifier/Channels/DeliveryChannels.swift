@@ -1,6 +1,5 @@
 import Foundation
 import HearthEvents
-import HearthNotifications
 import Logging
 
 /// One place a reminder goes: a device, a webhook, or the user's inbox.

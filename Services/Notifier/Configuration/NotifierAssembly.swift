@@ -1,6 +1,5 @@
 import AsyncHTTPClient
 import Foundation
-import HearthNotifications
 import HearthRuntime
 import NIOSSL
 import ServiceLifecycle
@@ -10,16 +9,9 @@ import ServiceLifecycle
 struct NotifierAssembly {
     let services: [any Service]
 
-    static func make(host: ServiceHost) -> NotifierAssembly {
-        do {
-            return try make(host: host, settings: NotifierSettings.load(from: host.settings))
-        } catch {
-            FileHandle.standardError.write(Data("notifier: cannot start: \(error)\n".utf8))
-            exit(78)  // EX_CONFIG
-        }
-    }
-
-    private static func make(host: ServiceHost, settings: NotifierSettings) throws -> NotifierAssembly {
+    /// Throws on an unusable configuration (`ServiceHost.launch` then stops the process with exit 78).
+    static func make(host: ServiceHost) throws -> NotifierAssembly {
+        let settings = try NotifierSettings.load(from: host.settings)
         let logger = host.logger
         var tls = TLSConfiguration.makeClientConfiguration()
         if let caFile = settings.apns?.trustRootFile {

@@ -1,5 +1,4 @@
 import Foundation
-import HearthNotifications
 import HearthRuntime
 
 /// What the notifier reads beyond `ServiceSettings`:

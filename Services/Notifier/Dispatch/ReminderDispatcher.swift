@@ -1,7 +1,6 @@
 import Foundation
 import HearthDomain
 import HearthEvents
-import HearthNotifications
 import HearthStore
 import Logging
 import Metrics

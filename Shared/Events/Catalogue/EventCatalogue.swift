@@ -76,6 +76,10 @@ public struct EventCatalogue: Sendable {
 
     public func topic(of type: String) -> Topic? { latest[type]?.payloadType.topic }
 
+    /// The Swift type of the current version of `type`: what a writer of new events of that type
+    /// encodes (`hearthctl publish` decodes its input as it).
+    public func payloadType(of type: String) -> (any EventPayload.Type)? { latest[type]?.payloadType }
+
     /// Every topic some registered event is published to, with its partition count.
     public var topics: [Topic] { Array(Set(latest.values.map { $0.payloadType.topic })).sorted { $0.name < $1.name } }
 
@@ -166,7 +170,8 @@ public struct EventCatalogue: Sendable {
         }
     }
 
-    static func describe(_ error: any Error) -> String {
+    /// A decoding error in one line that names the field (`missing data.household_id`).
+    public static func describe(_ error: any Error) -> String {
         switch error {
         case DecodingError.keyNotFound(let key, let context):
             return "missing \((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))"

@@ -15,7 +15,10 @@ public struct ServiceSettings: Sendable {
     public var logLevel: Logger.Level
     public var logFormat: LogFormat
     public var runDirectory: String
+    /// Options shared by this process's projection runners; see `projectionOptions(for:)`.
     public var projection: ProjectionOptions
+    /// Whether `HEARTH_PROJECTION_BATCH_SIZE` was set: it then wins over a projection's own size.
+    public var projectionBatchSizeIsSet: Bool
     /// `linger.ms` of the shared producer (`HEARTH_PRODUCER_LINGER_MS`, milliseconds, fractions
     /// allowed; default 0: it batches while a request is in flight instead, see
     /// `KafkaProducerConfiguration.maxInFlightRequests`).
@@ -58,8 +61,21 @@ public struct ServiceSettings: Sendable {
             logFormat: format,
             runDirectory: environment.string("HEARTH_RUN_DIR", default: ".run"),
             projection: projection,
+            projectionBatchSizeIsSet: environment.optionalString("HEARTH_PROJECTION_BATCH_SIZE") != nil,
             producerLingerMs: try environment.decimal("HEARTH_PRODUCER_LINGER_MS", default: 0, range: 0...1_000),
             producerDeliveryTimeoutMs: try environment.int("HEARTH_KAFKA_DELIVERY_TIMEOUT_MS", default: 10_000, range: 1_000...300_000),
             environment: environment)
+    }
+}
+
+extension ServiceSettings {
+    /// The runner options for `projection`: its own batch size (`Projection.maxBatchSize`, for
+    /// projections whose events are slow to apply) unless `HEARTH_PROJECTION_BATCH_SIZE` is set.
+    public func projectionOptions(for projection: any Projection) -> ProjectionOptions {
+        var options = self.projection
+        if !projectionBatchSizeIsSet, let size = projection.maxBatchSize {
+            options.maxBatchSize = size
+        }
+        return options
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import HearthEvents
 import HearthKafka
-import HearthReadModels
 import HearthStore
 import Hummingbird
 import Logging
@@ -29,25 +28,52 @@ public struct ServiceHost: Sendable {
     public let readModelChanges: ReadModelChangeFeed
     let migrations: [Migration]
 
-    /// Reads settings, sets up logging and metrics, and builds the clients. Exits with a clear
-    /// message when the configuration is unusable.
-    /// `projections` replaces the owner's catalogue projections (for ones built with the
-    /// executable's own collaborators, such as the embedding-worker's announcer).
-    public static func bootstrap(
-        service: String, defaultPort: Int, owner: ReadModelCatalogue.Owner, projections: (() throws -> [any Projection])? = nil
-    ) -> ServiceHost {
+    /// What an executable adds to its host once the host exists: services that run beside the
+    /// projections (behind the same start-up gate) and its own HTTP routes.
+    public struct Additions {
+        public var services: [any Service]
+        public var routes: (Router<HearthRequestContext>) -> Void
+
+        public init(services: [any Service] = [], routes: @escaping (Router<HearthRequestContext>) -> Void = { _ in }) {
+            self.services = services
+            self.routes = routes
+        }
+    }
+
+    /// The one way an executable starts: reads its settings, sets up logging and metrics, builds
+    /// the host (migrations, then projections given the host's publisher), lets `assemble` add
+    /// the executable's own services and routes, and runs until SIGTERM or SIGINT.
+    ///
+    /// Anything thrown before running is a configuration error: one line naming the executable
+    /// and the cause on stderr, and exit status 78 (EX_CONFIG), which tells an orchestrator that
+    /// restarting will not help.
+    public static func launch(
+        service: String,
+        defaultPort: Int,
+        migrations: () throws -> [Migration],
+        projections: (ServiceSettings, EventPublisher) throws -> [any Projection] = { _, _ in [] },
+        assemble: (ServiceHost) async throws -> Additions = { _ in Additions() }
+    ) async {
+        let host: ServiceHost
+        let additions: Additions
         do {
             let settings = try ServiceSettings.load(service: service, defaultPort: defaultPort)
             LoggingSetup.bootstrap(service: service, level: settings.logLevel, format: settings.logFormat)
             MetricsSetup.bootstrap()
-            return try ServiceHost(settings: settings, owner: owner, projections: projections?())
+            host = try ServiceHost(settings: settings, migrations: try migrations()) { try projections(settings, $0) }
+            additions = try await assemble(host)
         } catch {
             FileHandle.standardError.write(Data("\(service): cannot start: \(error)\n".utf8))
             exit(78)  // EX_CONFIG
         }
+        await host.run(extraServices: additions.services, routes: additions.routes)
     }
 
-    public init(settings: ServiceSettings, owner: ReadModelCatalogue.Owner, projections: [any Projection]? = nil) throws {
+    /// Builds the clients: the producer and publisher first, so that projections which publish
+    /// (announcers, alerts) receive the publisher in their constructors.
+    public init(
+        settings: ServiceSettings, migrations: [Migration], projections: (EventPublisher) throws -> [any Projection] = { _ in [] }
+    ) throws {
         self.settings = settings
         let logger = Logger(label: "hearth.\(settings.serviceName)")
         self.logger = logger
@@ -59,11 +85,12 @@ public struct ServiceHost: Sendable {
                 deliveryTimeoutMs: settings.producerDeliveryTimeoutMs),
             logger: logger)
         self.publisher = EventPublisher(producer: producer, source: settings.serviceName)
-        self.migrations = try ReadModelCatalogue.migrations(of: owner)
+        self.migrations = migrations
         self.gate = StartupGate()
-        self.runners = (projections ?? ReadModelCatalogue.projections(of: owner)).map { [postgres] projection in
+        self.runners = try projections(publisher).map { [postgres] projection in
             ProjectionRunner(
-                projection: projection, client: postgres, bootstrapServers: settings.kafkaBootstrap, options: settings.projection, logger: logger)
+                projection: projection, client: postgres, bootstrapServers: settings.kafkaBootstrap,
+                options: settings.projectionOptions(for: projection), logger: logger)
         }
         self.deadLetterRelay = runners.isEmpty ? nil : DeadLetterRelay(client: postgres, producer: producer, projections: runners.map(\.projection.name), logger: logger)
         self.readModelChanges = ReadModelChangeFeed(client: postgres, logger: logger)

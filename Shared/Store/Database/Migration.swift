@@ -14,10 +14,9 @@ public struct Migration: Sendable, Equatable {
         self.sql = sql
     }
 
-    /// Loads `<directory>/<owner>/NNNN_name.sql`, ordered by number. A gap or a duplicate number
-    /// is an error: migrations are append-only history.
-    public static func load(owner: String, from directory: URL) throws -> [Migration] {
-        let folder = directory.appendingPathComponent(owner, isDirectory: true)
+    /// Loads `<folder>/NNNN_name.sql` (an executable's `Migrations` resource), ordered by number.
+    /// A gap or a duplicate number is an error: migrations are append-only history.
+    public static func load(owner: String, folder: URL) throws -> [Migration] {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".sql") }.sorted()
         var migrations: [Migration] = []
         for file in files {

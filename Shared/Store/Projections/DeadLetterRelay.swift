@@ -165,14 +165,10 @@ public final class DeadLetterRelay: Service, Sendable {
         /// The message `hearthctl dlq` reads: the original key, value and headers, and where it
         /// came from and why it was parked.
         func outgoing() -> KafkaOutgoingMessage {
-            var headers = ((try? JSONDecoder().decode([DeadLetterStore.StoredHeader].self, from: Data(headersJSON.utf8))) ?? [])
+            let headers = ((try? JSONDecoder().decode([DeadLetterStore.StoredHeader].self, from: Data(headersJSON.utf8))) ?? [])
                 .map { KafkaHeader(key: $0.key, value: Array($0.value)) }
-            headers.append(KafkaHeader(key: "error", string: error))
-            headers.append(KafkaHeader(key: "failed_projection", string: projection))
-            headers.append(KafkaHeader(key: "original_topic", string: topic))
-            headers.append(KafkaHeader(key: "original_partition", string: String(partition)))
-            headers.append(KafkaHeader(key: "original_offset", string: String(offset)))
-            return KafkaOutgoingMessage(topic: "\(topic).dlq", key: key, value: value, headers: headers)
+            let parked = DeadLetterHeaders(error: error, projection: projection, topic: topic, partition: partition, offset: offset)
+            return KafkaOutgoingMessage(topic: "\(topic).dlq", key: key, value: value, headers: headers + parked.kafkaHeaders)
         }
     }
 }

@@ -41,6 +41,11 @@ public protocol Projection: Sendable {
     /// Whether every committed batch announces `name` on `ReadModelChanges`, so other processes'
     /// caches of these tables (`ReadModelCache`) drop what they read. Costs one statement per batch.
     var announcesChanges: Bool { get }
+    /// The most events one transaction applies, when the projection knows better than the
+    /// process-wide default (`HEARTH_PROJECTION_BATCH_SIZE`, 1000; that setting still wins when set):
+    /// a projection whose events are slow to apply keeps each transaction, and the pause between
+    /// Kafka polls, short. nil: the default.
+    var maxBatchSize: Int? { get }
 
     /// Applies events in Kafka order per partition. Called with a connection inside an open transaction.
     func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws
@@ -51,5 +56,6 @@ extension Projection {
     public var rawPayloadTypes: [String: Int] { [:] }
     public var eventTypes: Set<String>? { nil }
     public var announcesChanges: Bool { false }
+    public var maxBatchSize: Int? { nil }
     public var consumerGroup: String { "hearth.projection.\(name)" }
 }

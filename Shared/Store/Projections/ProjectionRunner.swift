@@ -229,7 +229,7 @@ public final class ProjectionRunner: Service, Sendable {
         while true {
             do {
                 let limit = options.commitTimeout
-                try await Deadline.run(limit) { [self] in try await commit(messages, action: action) }
+                _ = try await Deadline.run(limit) { [self] in try await commit(messages, action: action) }
                 return .applied
             } catch let newer as NewerEventVersion {
                 logger.warning("holding a partition at an event newer than this build", metadata: ["error": "\(newer)"])

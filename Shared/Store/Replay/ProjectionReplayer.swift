@@ -213,11 +213,8 @@ public struct ProjectionReplayer: Sendable {
         guard !ranges.isEmpty else { return [] }
         var parked = Set<EventPosition>()
         for try await message in KafkaRangeReader(bootstrapServers: bootstrapServers, ranges: ranges, logger: logger) {
-            func header(_ key: String) -> String? { message.header(key).map { String(decoding: $0, as: UTF8.self) } }
-            guard header("failed_projection") == projection.name, let originalTopic = header("original_topic"),
-                  let partition = header("original_partition").flatMap(Int32.init), let offset = header("original_offset").flatMap(Int64.init)
-            else { continue }
-            parked.insert(EventPosition(topic: originalTopic, partition: partition, offset: offset))
+            guard let headers = DeadLetterHeaders(headers: message.headers), headers.projection == projection.name else { continue }
+            parked.insert(EventPosition(topic: headers.topic, partition: headers.partition, offset: headers.offset))
         }
         return parked
     }

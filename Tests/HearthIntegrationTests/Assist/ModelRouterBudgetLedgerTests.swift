@@ -1,6 +1,6 @@
 import Foundation
 import HearthAssist
-import HearthReadModels
+import HearthCtlCommands
 import HearthStore
 import Logging
 import PostgresNIO

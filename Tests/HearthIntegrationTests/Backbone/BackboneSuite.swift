@@ -1,5 +1,5 @@
 import Testing
 
-/// Every test that starts a gateway shares the `households` consumer group and read model, so
-/// they run one after another.
-@Suite(.serialized) struct BackboneSuite {}
+/// The tests that start services. Each runs on a database and a devbroker of its own
+/// (`OwnStack`), so they run side by side, a few at a time.
+@Suite(.ownStack) struct BackboneSuite {}

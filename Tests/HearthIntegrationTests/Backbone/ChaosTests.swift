@@ -3,7 +3,7 @@ import Foundation
 import HearthDomain
 import HearthEvents
 import HearthKafka
-import HearthReadModels
+import HearthCtlCommands
 import PostgresNIO
 import Synchronization
 import Testing

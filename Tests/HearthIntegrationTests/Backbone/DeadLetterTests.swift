@@ -57,18 +57,18 @@ extension BackboneSuite {
                 func header(_ message: KafkaMessage, _ key: String) -> String? {
                     message.header(key).map { String(decoding: $0, as: UTF8.self) }
                 }
-                let households = parked.filter { header($0, "failed_projection") == "households" }
+                func parking(_ message: KafkaMessage) -> DeadLetterHeaders? { DeadLetterHeaders(headers: message.headers) }
+                let households = parked.filter { parking($0)?.projection == "households" }
                 #expect(households.count == 2)
-                let garbageParked = households.first { header($0, "original_offset") == String(reports[1].offset) }
+                let garbageParked = households.first { parking($0)?.offset == reports[1].offset }
                 #expect(garbageParked?.value == garbage.value)
-                #expect(garbageParked.flatMap { header($0, "original_offset") } == String(reports[1].offset))
-                #expect(garbageParked.flatMap { header($0, "error") }?.contains("malformed") == true)
-                let tooNewParked = households.first { header($0, "original_offset") == String(reports[2].offset) }
-                #expect(tooNewParked.flatMap { header($0, "original_offset") } == String(reports[2].offset))
-                #expect(tooNewParked.flatMap { header($0, "error") }?.contains("out of range") == true)
+                #expect(garbageParked.flatMap(parking)?.error.contains("malformed") == true)
+                let tooNewParked = households.first { parking($0)?.offset == reports[2].offset }
+                #expect(tooNewParked != nil)
+                #expect(tooNewParked.flatMap(parking)?.error.contains("out of range") == true)
                 #expect(tooNewParked.flatMap { header($0, "ce_type") } == "household.upserted", "original headers are kept")
                 // The archive cannot store bytes that are not JSON either, and says so under its own name.
-                #expect(parked.contains { header($0, "failed_projection") == "event_log" && $0.value == garbage.value })
+                #expect(parked.contains { parking($0)?.projection == "event_log" && $0.value == garbage.value })
             }
         }
 
@@ -163,15 +163,13 @@ extension BackboneSuite {
                 let end = try await admin.watermarks(dlq).high
                 var relayed: [KafkaMessage] = []
                 for try await message in KafkaRangeReader(bootstrapServers: try KafkaTestEnvironment.bootstrap(), ranges: [dlq: dlqStart..<end], logger: logger) {
-                    if message.header("failed_projection").map({ String(decoding: $0, as: UTF8.self) }) == projection { relayed.append(message) }
+                    if DeadLetterHeaders(headers: message.headers)?.projection == projection { relayed.append(message) }
                 }
                 #expect(relayed.count == 1)
                 func header(_ key: String) -> String? { relayed.first?.header(key).map { String(decoding: $0, as: UTF8.self) } }
                 #expect(relayed.first?.value == fine.value)
-                #expect(header("original_topic") == "households")
-                #expect(header("original_partition") == "3")
-                #expect(header("original_offset") == "41")
-                #expect(header("error") == "malformed: unexpected end")
+                #expect(relayed.first.flatMap { DeadLetterHeaders(headers: $0.headers) }
+                    == DeadLetterHeaders(error: "malformed: unexpected end", projection: projection, topic: "households", partition: 3, offset: 41))
                 #expect(header("ce_type") == "household.upserted")
                 try await client.query("DELETE FROM projection_dead_letters WHERE projection = \(projection)", logger: logger)
             }

@@ -1,5 +1,5 @@
 import Foundation
-import HearthReadModels
+import HearthCtlCommands
 import HearthStore
 import PostgresNIO
 import Testing

@@ -1,9 +1,10 @@
 import AsyncHTTPClient
 import Foundation
 import HearthAssist
+import HearthCtlCommands
 import HearthDomain
 import HearthEvents
-import HearthReadModels
+import ProfileExtractorService
 import Testing
 
 /// The model-backed profile extractor against a local fake of OpenAI's Chat Completions API,

@@ -1,3 +1,4 @@
+import EmbeddingWorkerService
 import Foundation
 import HearthEvents
 import HearthKafka

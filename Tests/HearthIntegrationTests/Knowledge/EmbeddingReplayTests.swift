@@ -1,9 +1,10 @@
+import EmbeddingWorkerService
 import Foundation
+import HearthCtlCommands
 import HearthEmbeddings
 import HearthEvents
 import HearthKafka
 import HearthKnowledge
-import HearthReadModels
 import HearthStore
 import PostgresNIO
 import Testing

@@ -1,6 +1,7 @@
+import EmbeddingWorkerService
 import Foundation
+import HearthCtlCommands
 import HearthKnowledge
-import HearthReadModels
 import HearthStore
 import PostgresNIO
 import Testing

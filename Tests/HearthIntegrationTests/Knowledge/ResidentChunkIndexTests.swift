@@ -1,7 +1,7 @@
 import Foundation
 import HearthContent
 @testable import HearthKnowledge
-import HearthReadModels
+import HearthCtlCommands
 import HearthStore
 import PostgresNIO
 import Testing

@@ -1,7 +1,8 @@
+import EmbeddingWorkerService
 import Foundation
+import HearthCtlCommands
 import HearthEvents
 import HearthKnowledge
-import HearthReadModels
 import HearthStore
 import Logging
 import PostgresNIO

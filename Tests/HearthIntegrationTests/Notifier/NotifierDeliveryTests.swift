@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 import HearthEvents
-import HearthNotifications
+@testable import NotifierService
 import PostgresNIO
 import Testing
 

@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import Crypto
 import Foundation
 import HearthEvents
-import HearthNotifications
+@testable import NotifierService
 import HearthStore
 import NIOCore
 import PostgresNIO

@@ -23,6 +23,40 @@ extension BackboneSuite {
             return chain
         }
 
+        /// `hearthctl publish` wraps each stdin line in the one envelope writer's envelope and sends
+        /// it to its catalogue topic; a line that is not a current event stops it, naming the line.
+        @Test func publishSendsEachLineAsAnEventAndNamesTheFirstBadLine() async throws {
+            let correlation = "publish-\(UUID().uuidString.prefix(8))"
+            let events = (0..<2).map { HouseholdFixtures.event(name: "Published \($0)").data }
+            let households = events.map { $0.householdId.uuidString.lowercased() }
+            let lines = try events.map { payload in
+                let encoded = String(decoding: try JSONEncoder.hearth().encode(payload), as: UTF8.self)
+                return #"{"type":"household.upserted","correlation_id":"\#(correlation)","payload":\#(encoded)}"#
+            }
+            let published = try await CommandLineTool.run(["publish"], input: lines.joined(separator: "\n") + "\n")
+            #expect(published.status == 0, "\(published.errors)")
+            #expect(published.output.contains("published 2 events"), "\(published.output)")
+
+            let tail = try await CommandLineTool.run(["tail", "households", "--correlation", correlation, "--json"])
+            #expect(tail.status == 0, "\(tail.errors)")
+            let tailed = tail.output.split(separator: "\n").compactMap { line in
+                try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            }
+            #expect(tailed.count == 2)
+            #expect(Set(tailed.compactMap { $0["key"] as? String }) == Set(households), "keyed by household: \(tailed)")
+            #expect(tailed.allSatisfy { $0["source"] as? String == "hearthctl" }, "\(tailed)")
+
+            let bad = lines[0] + "\n" + #"{"type":"household.upserted","payload":{"name":"no id"}}"# + "\n"
+            let refused = try await CommandLineTool.run(["publish"], input: bad)
+            #expect(refused.status != 0)
+            #expect(refused.errors.contains("line 2"), "\(refused.errors)")
+            #expect(refused.errors.contains("household_id"), "\(refused.errors)")
+
+            let unknown = try await CommandLineTool.run(["publish"], input: #"{"type":"household.teleported","payload":{}}"# + "\n")
+            #expect(unknown.status != 0)
+            #expect(unknown.errors.contains("line 1"), "\(unknown.errors)")
+        }
+
         @Test func tailAndTraceShowAKnownChain() async throws {
             let correlation = "chain-\(UUID().uuidString.prefix(8))"
             try await ServiceProcess.with("gateway") { _ in

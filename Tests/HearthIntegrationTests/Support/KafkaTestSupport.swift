@@ -14,6 +14,7 @@ enum KafkaTestEnvironment {
     }
 
     static func bootstrap() throws -> String {
+        if let stack = TestEnvironment.stack { return stack.kafkaBootstrap }
         guard let value = ProcessInfo.processInfo.environment["HEARTH_KAFKA_BOOTSTRAP"], !value.isEmpty else {
             throw MissingBroker()
         }

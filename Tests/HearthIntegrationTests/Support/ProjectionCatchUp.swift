@@ -1,6 +1,6 @@
 import Foundation
 import HearthKafka
-import HearthReadModels
+import HearthCtlCommands
 import HearthStore
 import PostgresNIO
 import Testing

@@ -17,7 +17,7 @@ final class ServiceProcess {
         self.port = try Self.freePort()
         self.logFile = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-\(executable)-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-        var environment = ProcessInfo.processInfo.environment
+        var environment = TestEnvironment.childEnvironment()
         environment["HEARTH_HTTP_PORT"] = String(port)
         environment["HEARTH_ENV"] = "test"
         environment["HEARTH_LOG_FORMAT"] = "text"

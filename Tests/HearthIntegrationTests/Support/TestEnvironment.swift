@@ -9,13 +9,31 @@ struct MissingTestEnvironment: Error, CustomStringConvertible {
 }
 
 /// What `make test` hands the integration tests: the database, the broker and the built binaries.
+/// A test running inside `OwnStack` sees a database and a broker of its own instead.
 enum TestEnvironment {
+    /// The running test's own database and broker (`OwnStack`); nil: the ones `make test` started.
+    @TaskLocal static var stack: TestStack?
+
     static func require(_ name: String) throws -> String {
         guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { throw MissingTestEnvironment(variable: name) }
         return value
     }
 
-    static func databaseURL() throws -> String { try require("HEARTH_DATABASE_URL") }
+    static func databaseURL() throws -> String {
+        if let stack { return stack.databaseURL }
+        return try require("HEARTH_DATABASE_URL")
+    }
+
+    /// The environment a child process (a service, hearthctl) starts with: the test process's
+    /// own, pointed at the running test's database and broker, with `extra` on top.
+    static func childEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        if let stack {
+            environment["HEARTH_DATABASE_URL"] = stack.databaseURL
+            environment["HEARTH_KAFKA_BOOTSTRAP"] = stack.kafkaBootstrap
+        }
+        return environment.merging(extra) { $1 }
+    }
 
     static func binPath() throws -> URL { URL(fileURLWithPath: try require("HEARTH_BIN_PATH")) }
 

@@ -1,4 +1,4 @@
-import HearthReadModels
+import HearthCtlCommands
 import HearthStore
 import PostgresNIO
 

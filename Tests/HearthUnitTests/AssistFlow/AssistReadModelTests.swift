@@ -1,7 +1,7 @@
 import Foundation
 import HearthAssist
 import HearthEvents
-import HearthReadModels
+import HearthCtlCommands
 import Testing
 
 @Suite struct AssistReadModelTests {

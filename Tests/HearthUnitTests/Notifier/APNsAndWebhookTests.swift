@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import HearthNotifications
+@testable import NotifierService
 import Testing
 
 @Suite struct APNsAndWebhookTests {

@@ -1,5 +1,5 @@
 import Foundation
-@testable import HearthReadModels
+@testable import GatewayService
 @testable import HearthStore
 import PostgresNIO
 import Testing

@@ -9,6 +9,9 @@ import PostgresNIO
 /// for search over a household's history. A batch is embedded in one call.
 public struct ChatMessageEmbeddingsProjection: Projection {
     public let name = "chat_message_embeddings"
+    /// Embedding takes far longer per event than other projections' writes: smaller batches keep
+    /// each transaction (and the pause between Kafka polls) short.
+    public let maxBatchSize: Int? = 32
     public let topics: [Topic] = [.chats]
     public let tables = ["chat_message_embeddings"]
 

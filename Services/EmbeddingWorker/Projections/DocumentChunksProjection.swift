@@ -12,6 +12,9 @@ import PostgresNIO
 /// embedded again. Embedding is deterministic for a given model, so a replay rebuilds the same rows.
 public struct DocumentChunksProjection: Projection {
     public let name = EmbeddingSettings.indexReadModel
+    /// Embedding takes far longer per event than other projections' writes: smaller batches keep
+    /// each transaction (and the pause between Kafka polls) short.
+    public let maxBatchSize: Int? = 32
     public let topics: [Topic] = [.content]
     public let tables = ["content_documents", "document_chunks"]
 

@@ -7,18 +7,17 @@ import Metrics
 import PostgresNIO
 import Synchronization
 
-/// Publishes what the extraction projection read. Attached once the host's producer exists.
-public final class ProfileFactAnnouncer: Sendable {
-    private let publisher = Mutex<EventPublisher?>(nil)
+/// Publishes `profile.fact_extracted` for the extraction projection. Replays (run by `hearthctl`)
+/// build the projection without one: a rebuild re-creates state whose facts were published when
+/// it first happened.
+public struct ProfileFactAnnouncer: Sendable {
+    let publisher: EventPublisher
 
-    public init() {}
-
-    public func attach(_ publisher: EventPublisher) {
-        self.publisher.withLock { $0 = publisher }
+    public init(publisher: EventPublisher) {
+        self.publisher = publisher
     }
 
     func announce(_ fact: ProfileFactExtracted, correlationId: String, causationId: String) async throws {
-        guard let publisher = publisher.withLock({ $0 }) else { return }
         _ = try await publisher.publish(fact, correlationId: correlationId, causationId: causationId)
     }
 }

@@ -1,0 +1,3 @@
+import AssistOrchestratorService
+
+await AssistOrchestratorExecutable.run()

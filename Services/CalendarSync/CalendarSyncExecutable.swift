@@ -1,0 +1,49 @@
+import AsyncHTTPClient
+import Foundation
+import HearthGoogle
+import HearthRuntime
+import HearthStore
+import Logging
+
+/// The calendar-sync executable: mirrors the household calendar into linked Google calendars
+/// (one way). Its google_sync consumer is not in hearthctl's catalogue of read models: it calls
+/// Google and must never be replayed by `hearthctl replay`.
+public enum CalendarSyncExecutable {
+    public static let name = "calendar-sync"
+    public static let defaultPort = 8084
+
+    public static func run() async {
+        await ServiceHost.launch(
+            service: name, defaultPort: defaultPort, migrations: CalendarSyncReadModels.migrations,
+            projections: { settings, publisher in try googleSync(settings: settings, publisher: publisher) })
+    }
+
+    /// The Google mirror, when an OAuth client and the secrets key are configured; none otherwise.
+    static func googleSync(settings: ServiceSettings, publisher: EventPublisher) throws -> [any Projection] {
+        let environment = settings.environment
+        let google = GoogleSettings(environment: environment.values)
+        let secrets = try SecretBox.load(
+            environment: environment.values, runDirectory: settings.runDirectory, allowGenerated: settings.mode != .production)
+        var logger = Logger(label: "hearth.\(name)")
+        logger.logLevel = settings.logLevel
+        guard let secrets, google.isConfigured else {
+            logger.warning("Google sync is off: set HEARTH_GOOGLE_CLIENT_ID, HEARTH_GOOGLE_CLIENT_SECRET and HEARTH_SECRETS_KEY")
+            return []
+        }
+        let tokens = AccessTokens(endpoint: GoogleTokenEndpoint(settings: google, http: .shared), secrets: secrets, logger: logger)
+        let backoffMs = try environment.int("HEARTH_GOOGLE_BACKOFF_MS", default: 500, range: 1...60_000)
+        let capMs = try environment.int("HEARTH_GOOGLE_BACKOFF_CAP_MS", default: 60_000, range: 1...3_600_000)
+        return [GoogleSyncProjection(
+            calendar: GoogleCalendarClient(
+                http: .shared, baseURL: google.calendarAPIURL, tokens: tokens, backoffBase: .milliseconds(backoffMs),
+                backoffCap: .milliseconds(max(capMs, backoffMs)), logger: logger),
+            tokens: tokens, alerts: LinkAlerts(publisher: publisher))]
+    }
+}
+
+/// The tables calendar-sync owns (`Migrations/`); no replayable projection fills them.
+public enum CalendarSyncReadModels {
+    public static func migrations() throws -> [Migration] {
+        try Migration.load(owner: CalendarSyncExecutable.name, folder: Bundle.module.resourceURL!.appendingPathComponent("Migrations"))
+    }
+}

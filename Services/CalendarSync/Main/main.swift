@@ -1,0 +1,3 @@
+import CalendarSyncService
+
+await CalendarSyncExecutable.run()

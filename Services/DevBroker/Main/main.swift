@@ -1,0 +1,3 @@
+import DevBrokerService
+
+DevBrokerCommand.main()

@@ -1,0 +1,3 @@
+import EmbeddingWorkerService
+
+await EmbeddingWorkerExecutable.run()

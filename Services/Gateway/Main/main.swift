@@ -1,0 +1,3 @@
+import GatewayService
+
+await GatewayExecutable.run()

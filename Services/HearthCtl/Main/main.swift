@@ -1,0 +1,3 @@
+import HearthCtlCommands
+
+await HearthCtl.runFromCommandLine()

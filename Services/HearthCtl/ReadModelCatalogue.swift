@@ -1,0 +1,90 @@
+import AssistOrchestratorService
+import CalendarSyncService
+import EmbeddingWorkerService
+import Foundation
+import GatewayService
+import HearthKnowledge
+import HearthStore
+import NotifierService
+import ProfileExtractorService
+
+/// Every executable's read models, as hearthctl sees them: their migrations and the projections
+/// a replay rebuilds. Each executable applies and runs only its own (its library hands them to
+/// `ServiceHost`); this catalogue only gathers them.
+public enum ReadModelCatalogue {
+    public enum Owner: String, CaseIterable, Sendable {
+        case gateway
+        case assistOrchestrator = "assist-orchestrator"
+        case embeddingWorker = "embedding-worker"
+        case profileExtractor = "profile-extractor"
+        case calendarSync = "calendar-sync"
+        case notifier
+    }
+
+    /// Tables an executable reads that another executable owns (creates in its migrations). Only
+    /// the owner writes its tables; a reader takes them as the owner's projections left them, so
+    /// a change to one of these tables is a change to the readers too. `TableReadsTests` checks
+    /// every executable's sources (and the shared code they use) against this list.
+    public static let foreignReads: [Owner: Set<String>] = [
+        // The run history and usage (`/v1/assist/runs`, `/v1/usage`), the notification inbox and
+        // its reminders, chat search, and knowledge search.
+        .gateway: ["agent_runs", "assist_run_events", "notification_inbox", "reminders", "chat_message_embeddings", "document_chunks"],
+        // The assistant's retrieval: knowledge and the user's own chats.
+        .assistOrchestrator: ["chat_members", "chat_message_embeddings", "document_chunks"],
+        // The refresh tokens the gateway stored when the user linked Google.
+        .calendarSync: ["google_credentials"],
+    ]
+
+    /// The folder under `Services/` that holds an executable's sources.
+    public static func sourceFolder(of owner: Owner) -> String {
+        switch owner {
+        case .gateway: "Gateway"
+        case .assistOrchestrator: "AssistOrchestrator"
+        case .embeddingWorker: "EmbeddingWorker"
+        case .profileExtractor: "ProfileExtractor"
+        case .calendarSync: "CalendarSync"
+        case .notifier: "Notifier"
+        }
+    }
+
+    /// The projections a replay rebuilds: none of them publishes (announcers are left out) and
+    /// none calls another system (calendar-sync's Google mirror is not here).
+    public static func projections(of owner: Owner) -> [any Projection] {
+        switch owner {
+        case .gateway: GatewayReadModels.projections()
+        case .assistOrchestrator: AssistOrchestratorReadModels.projections()
+        case .notifier: NotifierReadModels.projections()
+        case .embeddingWorker: EmbeddingWorkerReadModels.projections(provider: activeEmbeddingProvider, announcer: nil)
+        case .profileExtractor: ProfileExtractorReadModels.projections()
+        case .calendarSync: []
+        }
+    }
+
+    /// The embedder the configuration names (`HEARTH_EMBEDDING_PROVIDER`); MiniLM when the
+    /// configuration is unusable here, so that listing projections never fails. The embedding-worker
+    /// builds its own projection and refuses to start on a bad configuration.
+    static var activeEmbeddingProvider: any EmbeddingProvider {
+        (try? EmbeddingSettings.provider()) ?? MiniLMEmbeddingProvider()
+    }
+
+    public static var allProjections: [any Projection] { Owner.allCases.flatMap(projections(of:)) }
+
+    public static func projection(named name: String) -> (any Projection)? {
+        allProjections.first { $0.name == name }
+    }
+
+    public static func migrations(of owner: Owner) throws -> [Migration] {
+        switch owner {
+        case .gateway: try GatewayReadModels.migrations()
+        case .assistOrchestrator: try AssistOrchestratorReadModels.migrations()
+        case .notifier: try NotifierReadModels.migrations()
+        case .embeddingWorker: try EmbeddingWorkerReadModels.migrations()
+        case .profileExtractor: try ProfileExtractorReadModels.migrations()
+        case .calendarSync: try CalendarSyncReadModels.migrations()
+        }
+    }
+
+    public static func allMigrations() throws -> [Migration] {
+        try Owner.allCases.flatMap(migrations(of:))
+    }
+}

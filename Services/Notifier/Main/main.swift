@@ -1,0 +1,3 @@
+import NotifierService
+
+await NotifierExecutable.run()

@@ -1,0 +1,3 @@
+import ProfileExtractorService
+
+await ProfileExtractorExecutable.run()

@@ -1,0 +1,88 @@
+import Foundation
+import HearthCtlCommands
+import HearthStore
+import Testing
+
+/// A test's own database and broker: what `TestEnvironment` hands the test and the processes it
+/// starts while the test runs inside `OwnStack`.
+struct TestStack: Sendable {
+    let databaseURL: String
+    let kafkaBootstrap: String
+}
+
+/// Runs each test on an empty database and a devbroker of its own, so that tests which start
+/// services (consumer groups, read models, topics) need not wait for one another. Applied to a
+/// suite, it covers every test in it. At most `OwnStack.width` stacks exist at once: the machine
+/// has two cores, and a stack's services mostly wait (for Kafka, for Postgres, for a poll), so a
+/// few side by side fill the cores without starving any one test's deadlines.
+struct OwnStack: SuiteTrait, TestTrait, TestScoping {
+    /// `HEARTH_TEST_STACKS` overrides it (1: one test at a time, as before the stacks existed).
+    static let width: Int = {
+        let text = ProcessInfo.processInfo.environment["HEARTH_TEST_STACKS"] ?? ""
+        return Int(text).map { max(1, $0) } ?? 3
+    }()
+
+    static let slots = StackSlots(count: width)
+
+    var isRecursive: Bool { true }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        // The suite's own scope passes through; each test in it gets a stack.
+        guard testCase != nil, !test.isSuite else { return try await function() }
+        try await Self.slots.withSlot {
+            try await IsolatedStack.with(prefix: "hearth_test") { databaseURL, broker in
+                try await TestEnvironment.$stack.withValue(TestStack(databaseURL: databaseURL, kafkaBootstrap: broker.bootstrap)) {
+                    // Every executable's tables exist from the start, as on a Hearth that has run
+                    // before: a test may prepare a table before it starts the service that owns it.
+                    try await TestEnvironment.withPostgres { client in
+                        try await MigrationRunner(client: client, logger: TestEnvironment.logger).apply(ReadModelCatalogue.allMigrations())
+                    }
+                    try await function()
+                }
+            }
+        }
+    }
+}
+
+extension Trait where Self == OwnStack {
+    /// Each test on its own database and broker (see `OwnStack`).
+    static var ownStack: OwnStack { OwnStack() }
+}
+
+/// A counting semaphore for async code: at most `count` holders at once, the rest wait in order.
+actor StackSlots {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(count: Int) {
+        free = count
+    }
+
+    func withSlot<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        await acquire()
+        do {
+            let result = try await body()
+            release()
+            return result
+        } catch {
+            release()
+            throw error
+        }
+    }
+
+    private func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
