@@ -54,6 +54,12 @@ let package = Package(
             path: "Shared/Kafka",
             swiftSettings: swiftSettings
         ),
+        // EnvironmentReader: the one way to read a setting, below every library that has settings.
+        .target(
+            name: "HearthConfiguration",
+            path: "Shared/Configuration",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "HearthEvents",
             path: "Shared/Events",
@@ -91,6 +97,7 @@ let package = Package(
         .target(
             name: "HearthKnowledge",
             dependencies: [
+                "HearthConfiguration",
                 "HearthEvents", "HearthContent", "HearthDomain", "HearthEmbeddings", "HearthStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -105,6 +112,7 @@ let package = Package(
         .target(
             name: "HearthRuntime",
             dependencies: [
+                "HearthConfiguration",
                 "HearthStore", "HearthKafka", "HearthEvents",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -128,7 +136,7 @@ let package = Package(
         ),
         .target(
             name: "HearthEmbeddings",
-            dependencies: ["CEncoderKernels"],
+            dependencies: ["HearthConfiguration", "CEncoderKernels"],
             path: "Shared/Embeddings",
             swiftSettings: swiftSettings
         ),
@@ -136,6 +144,7 @@ let package = Package(
         .target(
             name: "HearthAssist",
             dependencies: [
+                "HearthConfiguration",
                 "HearthDomain", "HearthEvents", "HearthStore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -153,6 +162,7 @@ let package = Package(
         .target(
             name: "HearthGoogle",
             dependencies: [
+                "HearthConfiguration",
                 "HearthEvents",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -255,7 +265,7 @@ let package = Package(
         .target(
             name: "DevBrokerService",
             dependencies: [
-                "HearthKafka", "HearthEvents", "CRdKafka",
+                "HearthConfiguration", "HearthKafka", "HearthEvents", "CRdKafka",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

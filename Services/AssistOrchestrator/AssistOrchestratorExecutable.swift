@@ -11,9 +11,9 @@ public enum AssistOrchestratorExecutable {
     public static func run() async {
         await ServiceHost.launch(
             service: name, defaultPort: defaultPort, migrations: AssistOrchestratorReadModels.migrations,
-            projections: { _, _ in AssistOrchestratorReadModels.projections() }
-        ) { host in
-            ServiceHost.Additions(services: try OrchestratorAssembly.make(host: host).services)
+            configure: OrchestratorSettings.load(from:), projections: { _, _ in AssistOrchestratorReadModels.projections() }
+        ) { host, settings in
+            ServiceHost.Additions(services: try OrchestratorAssembly.make(host: host, settings: settings).services)
         }
     }
 }

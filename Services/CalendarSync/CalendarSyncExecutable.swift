@@ -15,29 +15,48 @@ public enum CalendarSyncExecutable {
     public static func run() async {
         await ServiceHost.launch(
             service: name, defaultPort: defaultPort, migrations: CalendarSyncReadModels.migrations,
+            configure: CalendarSyncSettings.load(from:),
             projections: { settings, publisher in try googleSync(settings: settings, publisher: publisher) })
     }
 
     /// The Google mirror, when an OAuth client and the secrets key are configured; none otherwise.
-    static func googleSync(settings: ServiceSettings, publisher: EventPublisher) throws -> [any Projection] {
-        let environment = settings.environment
-        let google = GoogleSettings(environment: environment.values)
-        let secrets = try SecretBox.load(
-            environment: environment.values, runDirectory: settings.runDirectory, allowGenerated: settings.mode != .production)
+    static func googleSync(settings: CalendarSyncSettings, publisher: EventPublisher) throws -> [any Projection] {
         var logger = Logger(label: "hearth.\(name)")
         logger.logLevel = settings.logLevel
-        guard let secrets, google.isConfigured else {
+        guard let secrets = settings.secrets, settings.google.isConfigured else {
             logger.warning("Google sync is off: set HEARTH_GOOGLE_CLIENT_ID, HEARTH_GOOGLE_CLIENT_SECRET and HEARTH_SECRETS_KEY")
             return []
         }
-        let tokens = AccessTokens(endpoint: GoogleTokenEndpoint(settings: google, http: .shared), secrets: secrets, logger: logger)
-        let backoffMs = try environment.int("HEARTH_GOOGLE_BACKOFF_MS", default: 500, range: 1...60_000)
-        let capMs = try environment.int("HEARTH_GOOGLE_BACKOFF_CAP_MS", default: 60_000, range: 1...3_600_000)
+        let tokens = AccessTokens(endpoint: GoogleTokenEndpoint(settings: settings.google, http: .shared), secrets: secrets, logger: logger)
         return [GoogleSyncProjection(
             calendar: GoogleCalendarClient(
-                http: .shared, baseURL: google.calendarAPIURL, tokens: tokens, backoffBase: .milliseconds(backoffMs),
-                backoffCap: .milliseconds(max(capMs, backoffMs)), logger: logger),
+                http: .shared, baseURL: settings.google.calendarAPIURL, tokens: tokens, backoffBase: settings.backoffBase,
+                backoffCap: settings.backoffCap, logger: logger),
             tokens: tokens, alerts: LinkAlerts(publisher: publisher))]
+    }
+}
+
+/// Everything calendar-sync reads beyond `ServiceSettings`: the Google client and endpoints
+/// (`GoogleSettings`, shared with the gateway's linking routes), the key that opens stored refresh
+/// tokens, and the back-off on Google's 429 and 5xx answers.
+struct CalendarSyncSettings: Sendable {
+    var google: GoogleSettings
+    var secrets: SecretBox?
+    var backoffBase: Duration
+    var backoffCap: Duration
+    var logLevel: Logger.Level
+
+    static func load(from service: ServiceSettings) throws -> CalendarSyncSettings {
+        let environment = service.environment
+        let backoffMs = try environment.int("HEARTH_GOOGLE_BACKOFF_MS", default: 500, range: 1...60_000)
+        let capMs = try environment.int("HEARTH_GOOGLE_BACKOFF_CAP_MS", default: 60_000, range: 1...3_600_000)
+        return CalendarSyncSettings(
+            google: GoogleSettings(environment: environment),
+            secrets: try SecretBox.load(
+                environment: environment, runDirectory: service.runDirectory, allowGenerated: service.mode != .production),
+            backoffBase: .milliseconds(backoffMs),
+            backoffCap: .milliseconds(max(capMs, backoffMs)),
+            logLevel: service.logLevel)
     }
 }
 

@@ -16,15 +16,13 @@ public enum EmbeddingWorkerExecutable {
     public static func run() async {
         await ServiceHost.launch(
             service: name, defaultPort: defaultPort, migrations: EmbeddingWorkerReadModels.migrations,
-            projections: { _, publisher in
-                EmbeddingWorkerReadModels.projections(provider: try EmbeddingSettings.provider(), announcer: ContentEmbeddedAnnouncer(publisher: publisher))
+            configure: EmbeddingWorkerSettings.load(from:),
+            projections: { settings, publisher in
+                EmbeddingWorkerReadModels.projections(provider: settings.provider, announcer: ContentEmbeddedAnnouncer(publisher: publisher))
             }
-        ) { host in
-            let provider = try EmbeddingSettings.provider()
-            let sweep = StaleEmbeddingSweep(writer: DocumentChunkWriter(provider: provider), client: host.postgres, logger: host.logger)
-            guard try host.settings.environment.bool("HEARTH_SEED_CONTENT", default: true) else {
-                return ServiceHost.Additions(services: [sweep])
-            }
+        ) { host, settings in
+            let sweep = StaleEmbeddingSweep(writer: DocumentChunkWriter(provider: settings.provider), client: host.postgres, logger: host.logger)
+            guard settings.seedsContent else { return ServiceHost.Additions(services: [sweep]) }
             let seed = BundledContentSeed(
                 client: host.postgres, admin: KafkaAdmin(bootstrapServers: host.settings.kafkaBootstrap, logger: host.logger),
                 publisher: host.publisher, logger: host.logger)

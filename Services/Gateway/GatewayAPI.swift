@@ -36,10 +36,9 @@ struct GatewayAPI: Sendable {
     let janitor: RateLimitJanitor
     let idempotency: IdempotencyMiddleware
 
-    /// Reads the gateway's settings and keys; throws on an unusable configuration (`ServiceHost.launch`
-    /// then stops the process with exit 78).
-    static func make(host: ServiceHost) async throws -> GatewayAPI {
-        let settings = try GatewaySettings.load(from: host.settings)
+    /// Reads the gateway's keys; throws when they are unusable (`ServiceHost.launch` then stops the
+    /// process with exit 78).
+    static func make(host: ServiceHost, settings: GatewaySettings) async throws -> GatewayAPI {
         let logger = host.logger
         let signingKey = try SigningKey.load(settings)
         let tokens = await HearthTokens(signingKey: signingKey, settings: settings)
@@ -54,7 +53,7 @@ struct GatewayAPI: Sendable {
         let rateLimitLedger = RateLimitLedger()
         let registeredRoutes = RegisteredRoutes()
         let idempotencyKeys = IdempotencyStore(client: host.postgres, logger: logger)
-        let notifications = NotificationRoutes.make(host: host, membership: membership)
+        let notifications = NotificationRoutes.make(host: host, membership: membership, heartbeat: settings.notificationsHeartbeat)
         let chatReadModel = ChatReadModel(client: host.postgres, logger: logger)
         logger.info("gateway configured", metadata: [
             "jwt_kid": "\(signingKey.keyId)", "rate_limit_per_min": "\(settings.rateLimitPerMinute)",
@@ -80,7 +79,7 @@ struct GatewayAPI: Sendable {
                 responses: HouseholdResponseCache(capacity: settings.householdReadCache, changes: host.readModelChanges)),
             members: MemberRoutes(publisher: host.publisher, readModel: householdReadModel, membership: membership),
             chats: ChatRoutes(publisher: host.publisher, chats: chatReadModel, membership: membership, consistency: consistency),
-            chatStream: ChatStreamRoutes.make(host: host, chats: chatReadModel),
+            chatStream: ChatStreamRoutes.make(host: host, chats: chatReadModel, heartbeat: settings.chatStreamHeartbeat),
             chatSearch: ChatSearchRoutes(search: search.search, messages: ChatMessageSearch(client: host.postgres, logger: logger)),
             profile: ProfileRoutes(
                 publisher: host.publisher, profile: ProfileReadModel(client: host.postgres, logger: logger), membership: membership,
@@ -91,7 +90,7 @@ struct GatewayAPI: Sendable {
             users: UserRoutes(publisher: host.publisher, users: userReadModel, membership: membership, consistency: consistency),
             feedback: FeedbackRoutes(publisher: host.publisher, membership: membership),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
-            assist: try AssistAPI.make(host: host, admins: settings.adminUserIds, membership: membership, consistency: consistency),
+            assist: try AssistAPI.make(host: host, settings: settings.assist, admins: settings.adminUserIds, membership: membership, consistency: consistency),
             search: search,
             documents: DocumentAdminRoutes(publisher: host.publisher),
             calendar: try CalendarAPI.make(host: host, membership: membership, consistency: consistency),

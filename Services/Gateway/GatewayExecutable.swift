@@ -11,9 +11,9 @@ public enum GatewayExecutable {
     public static func run() async {
         await ServiceHost.launch(
             service: name, defaultPort: defaultPort, migrations: GatewayReadModels.migrations,
-            projections: { _, _ in GatewayReadModels.projections() }
-        ) { host in
-            let api = try await GatewayAPI.make(host: host)
+            configure: GatewaySettings.load(from:), projections: { _, _ in GatewayReadModels.projections() }
+        ) { host, settings in
+            let api = try await GatewayAPI.make(host: host, settings: settings)
             return ServiceHost.Additions(services: api.services, routes: api.register(on:))
         }
     }

@@ -11,9 +11,9 @@ public enum NotifierExecutable {
     public static func run() async {
         await ServiceHost.launch(
             service: name, defaultPort: defaultPort, migrations: NotifierReadModels.migrations,
-            projections: { _, _ in NotifierReadModels.projections() }
-        ) { host in
-            ServiceHost.Additions(services: try NotifierAssembly.make(host: host).services)
+            configure: NotifierSettings.load(from:), projections: { _, _ in NotifierReadModels.projections() }
+        ) { host, settings in
+            ServiceHost.Additions(services: try NotifierAssembly.make(host: host, settings: settings).services)
         }
     }
 }

@@ -16,12 +16,22 @@ public enum ProfileExtractorExecutable {
     public static func run() async {
         await ServiceHost.launch(
             service: name, defaultPort: defaultPort, migrations: ProfileExtractorReadModels.migrations,
+            configure: ProfileExtractorSettings.load(from:),
             projections: { settings, publisher in
-                let rules = try ProfileFactExtractor.bundled()
-                let extractor = try ProfileExtractorSelection.fromEnvironment(
-                    settings.environment.values, rules: rules, vocabulary: try AllergenVocabulary.bundled())
-                return [ProfileExtractionProjection(extractor: extractor, announcer: ProfileFactAnnouncer(publisher: publisher))]
+                [ProfileExtractionProjection(extractor: settings.extractor, announcer: ProfileFactAnnouncer(publisher: publisher))]
             })
+    }
+}
+
+/// Everything the profile-extractor reads beyond `ServiceSettings`: `HEARTH_PROFILE_EXTRACTOR`
+/// and, for a model, the router's extraction chain and provider keys (`ProfileExtractorSelection`).
+struct ProfileExtractorSettings: Sendable {
+    var extractor: any ProfileFactSource
+
+    static func load(from service: ServiceSettings) throws -> ProfileExtractorSettings {
+        let rules = try ProfileFactExtractor.bundled()
+        return ProfileExtractorSettings(extractor: try ProfileExtractorSelection.fromEnvironment(
+            service.environment, rules: rules, vocabulary: try AllergenVocabulary.bundled()))
     }
 }
 

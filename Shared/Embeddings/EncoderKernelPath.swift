@@ -1,5 +1,6 @@
 import CEncoderKernels
 import Foundation
+import HearthConfiguration
 
 /// Which instructions the encoder's kernels use. Every path gives a text the same vector, bit for
 /// bit (see `encoder_kernels.h`); they differ only in speed. The best one this CPU runs is taken
@@ -32,8 +33,8 @@ public enum EncoderKernelPath: String, CaseIterable, Sendable {
     /// The path named by `HEARTH_ENCODER_KERNEL` in `environment`, else the fastest this CPU runs.
     /// Throws, with a line an operator can act on, for an unknown or unsupported name and for an
     /// x86-64 CPU below the floor (where the portable path would be hundreds of times slower).
-    public static func forThisCPU(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> EncoderKernelPath {
-        if let chosen = environment[environmentVariable], !chosen.isEmpty {
+    public static func forThisCPU(environment: EnvironmentReader = EnvironmentReader()) throws -> EncoderKernelPath {
+        if let chosen = environment.optionalString(environmentVariable) {
             guard let path = EncoderKernelPath(rawValue: chosen) else {
                 throw EmbeddingError.unsupportedKernel(
                     "\(environmentVariable)=\(chosen) is not a kernel path (one of \(allCases.map(\.rawValue).joined(separator: ", ")))")

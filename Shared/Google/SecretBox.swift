@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HearthConfiguration
 
 /// Why the secrets key could not be had.
 public struct SecretsKeyError: Error, CustomStringConvertible, Sendable {
@@ -37,8 +38,8 @@ public struct SecretBox: Sendable {
     /// `HEARTH_SECRETS_KEY`: 32 bytes as base64 or 64 hex digits. Without it, dev and test use a
     /// key generated once under the run directory (shared by the executables of `make run`);
     /// production has none and Google linking stays off.
-    public static func load(environment: [String: String], runDirectory: String, allowGenerated: Bool) throws -> SecretBox? {
-        if let text = environment["HEARTH_SECRETS_KEY"]?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
+    public static func load(environment: EnvironmentReader, runDirectory: String, allowGenerated: Bool) throws -> SecretBox? {
+        if let text = environment.optionalString("HEARTH_SECRETS_KEY") {
             return SecretBox(key: SymmetricKey(data: try decode(text)))
         }
         guard allowGenerated else { return nil }

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HearthConfiguration
 import HearthEmbeddings
 import HearthStore
 import Logging
@@ -31,13 +32,13 @@ public enum EmbeddingSettings {
     public static let indexReadModel = "document_chunks"
 
     /// The searcher's cache of recent query embeddings, sized by `HEARTH_QUERY_EMBEDDING_CACHE`.
-    public static func queryCache(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> QueryEmbeddingCache {
+    public static func queryCache(environment: EnvironmentReader = EnvironmentReader()) throws -> QueryEmbeddingCache {
         QueryEmbeddingCache(capacity: try capacity("HEARTH_QUERY_EMBEDDING_CACHE", default: defaultQueryCacheCapacity, environment: environment))
     }
 
     /// The searcher's cache of recent answers, sized by `HEARTH_SEARCH_RESULT_CACHE` and kept valid
     /// by `changes` (nil: no cache).
-    public static func resultCache(changes: ReadModelChangeFeed?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> SearchResultCache {
+    public static func resultCache(changes: ReadModelChangeFeed?, environment: EnvironmentReader = EnvironmentReader()) throws -> SearchResultCache {
         let capacity = try capacity("HEARTH_SEARCH_RESULT_CACHE", default: defaultResultCacheCapacity, environment: environment)
         guard capacity > 0, let changes else { return SearchResultCache(capacity: 0, generation: nil) }
         return SearchResultCache(capacity: capacity, generation: changes.generation(of: indexReadModel))
@@ -45,14 +46,14 @@ public enum EmbeddingSettings {
 
     /// The searcher's in-memory copy of the index, bounded by `HEARTH_SEARCH_RESIDENT_CHUNKS` and
     /// kept current by `changes` (nil: none).
-    public static func residentIndex(changes: ReadModelChangeFeed?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> ResidentChunkIndex {
+    public static func residentIndex(changes: ReadModelChangeFeed?, environment: EnvironmentReader = EnvironmentReader()) throws -> ResidentChunkIndex {
         let maximum = try capacity("HEARTH_SEARCH_RESIDENT_CHUNKS", default: defaultResidentChunks, environment: environment)
         guard maximum > 0, let changes else { return ResidentChunkIndex(maximumChunks: 0, generation: nil) }
         return ResidentChunkIndex(maximumChunks: maximum, generation: changes.generation(of: indexReadModel))
     }
 
-    private static func capacity(_ name: String, default value: Int, environment: [String: String]) throws -> Int {
-        guard let raw = environment[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return value }
+    private static func capacity(_ name: String, default value: Int, environment: EnvironmentReader) throws -> Int {
+        guard let raw = environment.optionalString(name) else { return value }
         guard let capacity = Int(raw), (0...1_000_000).contains(capacity) else {
             throw Invalid(description: "\(name) must be a whole number from 0 to 1000000, not \(raw)")
         }
@@ -63,7 +64,7 @@ public enum EmbeddingSettings {
     /// searches (gateway, assist-orchestrator) uses. `changes` is the process's feed of read model
     /// changes, which keeps cached answers valid.
     public static func search(
-        client: PostgresClient, changes: ReadModelChangeFeed?, logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment
+        client: PostgresClient, changes: ReadModelChangeFeed?, logger: Logger, environment: EnvironmentReader = EnvironmentReader()
     ) throws -> KnowledgeSearch {
         KnowledgeSearch(
             client: client, provider: try provider(environment: environment, forQueries: true), logger: logger,
@@ -78,12 +79,9 @@ public enum EmbeddingSettings {
     /// `forQueries`: the provider of a searcher, which embeds short queries, many at once
     /// (MiniLM then runs each pass on one thread, and concurrent queries share passes).
     public static func provider(
-        environment: [String: String] = ProcessInfo.processInfo.environment, client: HTTPClient = .shared, forQueries: Bool = false
+        environment: EnvironmentReader = EnvironmentReader(), client: HTTPClient = .shared, forQueries: Bool = false
     ) throws -> any EmbeddingProvider {
-        func value(_ name: String) -> String? {
-            guard let text = environment[name]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
-            return text
-        }
+        func value(_ name: String) -> String? { environment.optionalString(name) }
         switch value("HEARTH_EMBEDDING_PROVIDER")?.lowercased() ?? "minilm" {
         case "minilm":
             // A searcher's concurrent queries share forward passes (see CoalescingEmbeddingProvider);

@@ -106,6 +106,15 @@ fi
 passed=$(grep -E '^✔ Test ' "$test_log" | grep -vc '^✔ Test run with' || true)
 failed=$(grep -E '^✘ Test .* failed after' "$test_log" | grep -vc '^✘ Test run with' || true)
 echo "swift-testing: $passed passed, $failed failed"
+# The ten slowest tests: where the suite's time goes, for whoever wants it shorter. A test on its
+# own stack prints its own time (`hearth-test-time:`, waiting for a stack left out); the others
+# have Swift Testing's.
+echo "slowest tests:"
+{
+  sed -nE 's/^hearth-test-time: ([0-9.]+) (.*)$/\1 \2/p' "$test_log"
+  sed -nE 's/^[✔✘] Test (.*) (passed|failed) after ([0-9.]+) seconds.*/\3 \1/p' "$test_log" | grep -v '^[0-9.]* run with '
+} | awk '!seen[substr($0, index($0, " ") + 1)]++' | sort -rn | head -10 \
+  | awk '{ printf "  %7.1f s  %s\n", $1, substr($0, index($0, " ") + 1) }'
 
 if [ "$test_status" -ne 0 ]; then
   summary "FAILED: swift test exited with status $test_status$([ "$compose_status" -eq 0 ] || echo '; the compose check failed too')"

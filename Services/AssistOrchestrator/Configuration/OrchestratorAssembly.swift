@@ -12,15 +12,13 @@ import ServiceLifecycle
 struct OrchestratorAssembly {
     let services: [any Service]
 
-    /// Throws on an unusable configuration or unreadable content (`ServiceHost.launch` then stops
-    /// the process with exit 78).
-    static func make(host: ServiceHost) throws -> OrchestratorAssembly {
-        let settings = try OrchestratorSettings.load(from: host.settings)
+    /// Throws on unreadable content (`ServiceHost.launch` then stops the process with exit 78).
+    static func make(host: ServiceHost, settings: OrchestratorSettings) throws -> OrchestratorAssembly {
         let logger = host.logger
         let recipes = try RecipeCatalogue.bundled()
         let matcher = try AllergenMatcher.bundled()
         let router = try ModelRouter.fromEnvironment(
-            host.settings.environment.values, ledger: PostgresBudgetLedger(client: host.postgres, logger: logger),
+            host.settings.environment, ledger: PostgresBudgetLedger(client: host.postgres, logger: logger),
             httpClient: HTTPClient.shared, logger: logger)
         // Run events get their own producer, which stops after the consumer, so runs finishing
         // during shutdown still flush. Several requests in flight: a run's later events do not
@@ -30,7 +28,7 @@ struct OrchestratorAssembly {
                 bootstrapServers: host.settings.kafkaBootstrap, clientId: "hearth-assist-orchestrator-runs", lingerMs: settings.runEventLingerMs,
                 maxInFlightRequests: settings.maxInFlight),
             logger: logger)
-        let search = try knowledgeSearch(host: host)
+        let search = try knowledgeSearch(host: host, mode: settings.recipeSearch)
         let runner = AssistRunner(
             sink: RunEventSink(producer: runProducer, source: host.settings.serviceName),
             router: router,
@@ -57,11 +55,10 @@ struct OrchestratorAssembly {
 
     /// The knowledge search for `fetch_recipes` and the assistant's retrieval, with the
     /// embedding-worker's model (loaded on first use); nil when `HEARTH_ASSIST_RECIPE_SEARCH=catalogue`.
-    private static func knowledgeSearch(host: ServiceHost) throws -> KnowledgeSearch? {
-        switch host.settings.environment.string("HEARTH_ASSIST_RECIPE_SEARCH", default: "hybrid") {
-        case "hybrid": return try EmbeddingSettings.search(client: host.postgres, changes: host.readModelChanges, logger: host.logger)
-        case "catalogue": return nil
-        case let other: throw ConfigurationError(variable: "HEARTH_ASSIST_RECIPE_SEARCH", reason: "expected hybrid or catalogue, got \(other)")
+    private static func knowledgeSearch(host: ServiceHost, mode: OrchestratorSettings.RecipeSearchMode) throws -> KnowledgeSearch? {
+        switch mode {
+        case .hybrid: try EmbeddingSettings.search(client: host.postgres, changes: host.readModelChanges, logger: host.logger, environment: host.settings.environment)
+        case .catalogue: nil
         }
     }
 }

@@ -1,18 +1,9 @@
+import HearthConfiguration
 import HearthRuntime
 
-/// What the assist-orchestrator reads beyond `ServiceSettings`:
-///
-/// | variable | default | meaning |
-/// |---|---|---|
-/// | HEARTH_ASSIST_MAX_CONCURRENT_RUNS | 32 | runs in flight at once in this process |
-/// | HEARTH_ASSIST_FETCH_WAIT_MS | 1 | Kafka `fetch.wait.max.ms` for `assist.requests` |
-/// | HEARTH_ASSIST_RUN_LINGER_MS | 0.25 | producer linger for run events, in milliseconds (fractions allowed; see `runEventLingerMs`) |
-/// | HEARTH_ASSIST_MAX_IN_FLIGHT | 5 | produce requests of run events in flight at once (1–5; order holds: the producer is idempotent) |
-/// | HEARTH_RUN_BUDGET_CENTS | 10 | spending cap of one run (the seed's $0.10) |
-/// | HEARTH_RUN_TOKEN_LIMIT | 2000 | token cap of one run |
-/// | HEARTH_ASSISTANT_ACTION_TTL_S | 86400 | how long an assistant's proposed action waits for a decision |
-///
-/// Model providers and their keys are read by `ModelRouter.fromEnvironment`.
+/// Everything the assist-orchestrator reads beyond `ServiceSettings`, except the model providers
+/// and their keys (`ModelRouter.fromEnvironment`). The README's configuration section lists each
+/// variable with its default (`ConfigurationDocsTests` holds the two together).
 struct OrchestratorSettings: Sendable {
     var maxConcurrentRuns: Int
     var fetchWaitMs: Int
@@ -27,6 +18,15 @@ struct OrchestratorSettings: Sendable {
     var runBudgetCents: Int
     var runTokenLimit: Int
     var assistantActionLifetime: Int
+    /// How `fetch_recipes` and the assistant find knowledge (`HEARTH_ASSIST_RECIPE_SEARCH`).
+    var recipeSearch: RecipeSearchMode
+
+    enum RecipeSearchMode: String, Sendable {
+        /// Vector and keyword search over the embedding-worker's index, with the catalogue behind it.
+        case hybrid
+        /// The bundled recipe catalogue alone.
+        case catalogue
+    }
 
     static func load(from service: ServiceSettings) throws -> OrchestratorSettings {
         let environment = service.environment
@@ -37,6 +37,14 @@ struct OrchestratorSettings: Sendable {
             maxInFlight: try environment.int("HEARTH_ASSIST_MAX_IN_FLIGHT", default: 5, range: 1...5),
             runBudgetCents: try environment.int("HEARTH_RUN_BUDGET_CENTS", default: 10, range: 0...1_000_000),
             runTokenLimit: try environment.int("HEARTH_RUN_TOKEN_LIMIT", default: 2000, range: 1...10_000_000),
-            assistantActionLifetime: try environment.int("HEARTH_ASSISTANT_ACTION_TTL_S", default: 86_400, range: 1...30 * 86_400))
+            assistantActionLifetime: try environment.int("HEARTH_ASSISTANT_ACTION_TTL_S", default: 86_400, range: 1...30 * 86_400),
+            recipeSearch: try recipeSearch(environment.string("HEARTH_ASSIST_RECIPE_SEARCH", default: "hybrid")))
+    }
+
+    private static func recipeSearch(_ text: String) throws -> RecipeSearchMode {
+        guard let mode = RecipeSearchMode(rawValue: text) else {
+            throw ConfigurationError(variable: "HEARTH_ASSIST_RECIPE_SEARCH", reason: "expected hybrid or catalogue, got \(text)")
+        }
+        return mode
     }
 }

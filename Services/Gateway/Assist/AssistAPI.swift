@@ -5,15 +5,9 @@ import HearthStore
 import Hummingbird
 import ServiceLifecycle
 
-/// What the gateway reads for assist runs beyond `ServiceSettings`:
-///
-/// | variable | default | meaning |
-/// |---|---|---|
-/// | HEARTH_MONTHLY_QUOTA | 10 | runs per user per calendar month (UTC) |
-/// | HEARTH_ASSIST_FETCH_WAIT_MS | 1 | `fetch.wait.max.ms` of the `assist.events` follower |
-/// | HEARTH_ASSIST_LINGER_MS | 0 | producer linger for `assist.requested`, in milliseconds (one message, awaited: nothing to batch) |
-/// | HEARTH_ASSIST_STREAM_IDLE_TIMEOUT_S | 300 | a stream with no event for this long ends |
-/// | HEARTH_ASSIST_HEARTBEAT_S | 15 | interval of the SSE `: heartbeat` comment |
+/// What the gateway reads for assist runs (part of `GatewaySettings`): the monthly quota, the
+/// `assist.events` follower's fetch wait, the request producer's linger, and the SSE stream's idle
+/// timeout and heartbeat.
 struct AssistSettings: Sendable {
     var monthlyQuota: Int
     var fetchWaitMs: Int
@@ -43,9 +37,8 @@ struct AssistAPI: Sendable {
     let services: [any Service]
 
     static func make(
-        host: ServiceHost, admins: Set<UUID>, membership: MembershipReadModel, consistency: ReadConsistency
+        host: ServiceHost, settings: AssistSettings, admins: Set<UUID>, membership: MembershipReadModel, consistency: ReadConsistency
     ) throws -> AssistAPI {
-        let settings = try AssistSettings.load(from: host.settings)
         let logger = host.logger
         // Its own producer: a request is one message the stream waits on, so the shared
         // producer's 2 ms batching linger would sit inside every run's latency.

@@ -60,7 +60,7 @@ struct RunHead: Sendable {
 }
 
 /// Queries on the orchestrator's read models (`agent_runs`, `assist_run_events`), which live in
-/// the same database.
+/// the same database (a read across executables, declared in `ReadModelCatalogue.foreignReads`).
 struct RunReadModel: Sendable {
     let client: PostgresClient
     let logger: Logger

@@ -1,6 +1,7 @@
 import Crypto
 import CryptoExtras
 import Foundation
+import HearthConfiguration
 import HearthDomain
 import HearthRuntime
 import JWTKit

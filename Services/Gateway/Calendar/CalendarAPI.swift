@@ -12,9 +12,9 @@ struct CalendarAPI: Sendable {
 
     static func make(host: ServiceHost, membership: MembershipReadModel, consistency: ReadConsistency) throws -> CalendarAPI {
         let readModel = CalendarReadModel(client: host.postgres, logger: host.logger)
-        let google = GoogleSettings(environment: host.settings.environment.values)
+        let google = GoogleSettings(environment: host.settings.environment)
         let secrets = try SecretBox.load(
-            environment: host.settings.environment.values, runDirectory: host.settings.runDirectory,
+            environment: host.settings.environment, runDirectory: host.settings.runDirectory,
             allowGenerated: host.settings.mode != .production)
         if !google.isConfigured {
             host.logger.info("HEARTH_GOOGLE_CLIENT_ID/SECRET are not set: Google linking answers 503")

@@ -23,11 +23,10 @@ struct ChatStreamRoutes: Sendable {
 
     static let maxReplay = 500
 
-    static func make(host: ServiceHost, chats: ChatReadModel) -> ChatStreamRoutes {
+    static func make(host: ServiceHost, chats: ChatReadModel, heartbeat: Duration) -> ChatStreamRoutes {
         let hub = ChatStreamHub(bootstrapServers: host.settings.kafkaBootstrap, logger: host.logger)
         host.readiness.addCheck("follower:chats") { hub.isFollowing }
-        let heartbeat = (try? host.settings.environment.int("HEARTH_CHAT_STREAM_HEARTBEAT_S", default: 15, range: 1...3600)) ?? 15
-        return ChatStreamRoutes(chats: chats, hub: hub, heartbeatInterval: .seconds(heartbeat))
+        return ChatStreamRoutes(chats: chats, hub: hub, heartbeatInterval: heartbeat)
     }
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {

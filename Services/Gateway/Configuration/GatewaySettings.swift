@@ -1,19 +1,9 @@
 import Foundation
+import HearthConfiguration
 import HearthRuntime
 
-/// What the gateway reads at start-up beyond `ServiceSettings`. Variables and defaults:
-///
-/// | variable | default |
-/// |---|---|
-/// | HEARTH_APPLE_JWKS_URL | https://appleid.apple.com/auth/keys |
-/// | HEARTH_APPLE_CLIENT_ID | unset: Sign in with Apple answers 503 |
-/// | HEARTH_JWT_ISSUER / HEARTH_JWT_AUDIENCE | hearth / hearth-app |
-/// | HEARTH_JWT_PRIVATE_KEY_FILE | required in production; dev/test generate one under $HEARTH_RUN_DIR/keys |
-/// | HEARTH_JWT_KEY_ID | derived from the public key |
-/// | HEARTH_ADMIN_USER_IDS | none (comma-separated user ids) |
-/// | HEARTH_RATE_LIMIT_PER_MIN / HEARTH_AUTH_RATE_LIMIT_PER_MIN | 30 / 10 |
-/// | HEARTH_TRUST_PROXY | false: X-Forwarded-For is ignored |
-/// | HEARTH_HOUSEHOLD_READ_CACHE | 4096 household answers kept until the household read models change; 0: off |
+/// Everything the gateway reads at start-up beyond `ServiceSettings`. The README's configuration
+/// section lists each variable with its default (`ConfigurationDocsTests` holds the two together).
 struct GatewaySettings: Sendable {
     static let appleIssuer = "https://appleid.apple.com"
 
@@ -30,6 +20,10 @@ struct GatewaySettings: Sendable {
     var trustProxy: Bool
     /// Entries per generation of `HouseholdResponseCache`.
     var householdReadCache: Int
+    /// The `: heartbeat` interval of `GET /v1/chats/{id}/stream` and of the notification stream.
+    var chatStreamHeartbeat: Duration
+    var notificationsHeartbeat: Duration
+    var assist: AssistSettings
     /// `POST /v1/auth/dev` exists only in dev and test.
     var devSignInEnabled: Bool
     var runDirectory: String
@@ -61,6 +55,9 @@ struct GatewaySettings: Sendable {
             authRateLimitPerMinute: try environment.int("HEARTH_AUTH_RATE_LIMIT_PER_MIN", default: 10, range: 1...10_000_000),
             trustProxy: try environment.bool("HEARTH_TRUST_PROXY", default: false),
             householdReadCache: try environment.int("HEARTH_HOUSEHOLD_READ_CACHE", default: 4096, range: 0...1_000_000),
+            chatStreamHeartbeat: .seconds(try environment.int("HEARTH_CHAT_STREAM_HEARTBEAT_S", default: 15, range: 1...3600)),
+            notificationsHeartbeat: .seconds(try environment.int("HEARTH_NOTIFICATIONS_HEARTBEAT_S", default: 15, range: 1...3600)),
+            assist: try AssistSettings.load(from: service),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,
             isProduction: service.mode == .production)

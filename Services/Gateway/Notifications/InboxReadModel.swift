@@ -4,7 +4,8 @@ import HearthRuntime
 import Logging
 import PostgresNIO
 
-/// Reads the notifier's `notification_inbox` and `reminders` read models for the gateway.
+/// Reads the notifier's `notification_inbox` and `reminders` read models for the gateway (a read
+/// across executables, declared in `ReadModelCatalogue.foreignReads`).
 struct InboxReadModel: Sendable {
     let client: PostgresClient
     let logger: Logger

@@ -24,13 +24,12 @@ struct NotificationRoutes: Sendable {
     let allowPlainHTTPWebhooks: Bool
     let heartbeatInterval: Duration
 
-    static func make(host: ServiceHost, membership: MembershipReadModel) -> (routes: NotificationRoutes, services: [any Service]) {
+    static func make(host: ServiceHost, membership: MembershipReadModel, heartbeat: Duration) -> (routes: NotificationRoutes, services: [any Service]) {
         let hub = NotificationHub(bootstrapServers: host.settings.kafkaBootstrap, logger: host.logger)
         host.readiness.addCheck("follower:notifications") { hub.isFollowing }
-        let heartbeat = (try? host.settings.environment.int("HEARTH_NOTIFICATIONS_HEARTBEAT_S", default: 15, range: 1...3600)) ?? 15
         let routes = NotificationRoutes(
             publisher: host.publisher, membership: membership, inbox: InboxReadModel(client: host.postgres, logger: host.logger), hub: hub,
-            allowPlainHTTPWebhooks: host.settings.mode != .production, heartbeatInterval: .seconds(heartbeat))
+            allowPlainHTTPWebhooks: host.settings.mode != .production, heartbeatInterval: heartbeat)
         return (routes, [hub])
     }
 

@@ -91,7 +91,7 @@ extension SearchRoutes {
     /// embedding-worker's setting); its model is not loaded until the first search.
     static func make(host: ServiceHost) throws -> SearchRoutes {
         SearchRoutes(
-            search: try EmbeddingSettings.search(client: host.postgres, changes: host.readModelChanges, logger: host.logger),
+            search: try EmbeddingSettings.search(client: host.postgres, changes: host.readModelChanges, logger: host.logger, environment: host.settings.environment),
             allergens: try AllergenVocabulary.bundled())
     }
 }

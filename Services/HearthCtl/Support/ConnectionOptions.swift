@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HearthConfiguration
 import HearthRuntime
 import HearthStore
 import Logging
@@ -8,10 +9,10 @@ import PostgresNIO
 /// Where the CLI finds Postgres and Kafka: flags, else the same variables the services read.
 struct ConnectionOptions: ParsableArguments {
     @Option(name: .customLong("database-url"), help: "Postgres URL (default: $HEARTH_DATABASE_URL or the make-run database).")
-    var databaseURL: String = ProcessInfo.processInfo.environment["HEARTH_DATABASE_URL"] ?? ServiceSettings.defaultDatabaseURL
+    var databaseURL: String = EnvironmentReader().string("HEARTH_DATABASE_URL", default: ServiceSettings.defaultDatabaseURL)
 
     @Option(name: .customLong("kafka"), help: "Kafka bootstrap servers (default: $HEARTH_KAFKA_BOOTSTRAP or 127.0.0.1:9092).")
-    var kafkaBootstrap: String = ProcessInfo.processInfo.environment["HEARTH_KAFKA_BOOTSTRAP"] ?? ServiceSettings.defaultKafkaBootstrap
+    var kafkaBootstrap: String = EnvironmentReader().string("HEARTH_KAFKA_BOOTSTRAP", default: ServiceSettings.defaultKafkaBootstrap)
 
     /// Runs `body` with a Postgres client that is running for exactly that long.
     func withPostgres<T: Sendable>(logger: Logger, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
@@ -43,7 +44,7 @@ enum CLILogging {
     /// connection failures, say) come out with `HEARTH_LOG_LEVEL=error` or lower.
     static func logger() -> Logger {
         var logger = Logger(label: "hearthctl")
-        logger.logLevel = Logger.Level(rawValue: ProcessInfo.processInfo.environment["HEARTH_LOG_LEVEL"] ?? "critical") ?? .critical
+        logger.logLevel = Logger.Level(rawValue: EnvironmentReader().string("HEARTH_LOG_LEVEL", default: "critical")) ?? .critical
         return logger
     }
 }

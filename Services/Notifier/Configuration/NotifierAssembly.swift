@@ -9,9 +9,7 @@ import ServiceLifecycle
 struct NotifierAssembly {
     let services: [any Service]
 
-    /// Throws on an unusable configuration (`ServiceHost.launch` then stops the process with exit 78).
-    static func make(host: ServiceHost) throws -> NotifierAssembly {
-        let settings = try NotifierSettings.load(from: host.settings)
+    static func make(host: ServiceHost, settings: NotifierSettings) throws -> NotifierAssembly {
         let logger = host.logger
         var tls = TLSConfiguration.makeClientConfiguration()
         if let caFile = settings.apns?.trustRootFile {

@@ -1,22 +1,9 @@
 import Foundation
+import HearthConfiguration
 import HearthRuntime
 
-/// What the notifier reads beyond `ServiceSettings`:
-///
-/// | variable | default | meaning |
-/// |---|---|---|
-/// | HEARTH_NOTIFIER_POLL_MS | 250 | how often an idle dispatcher looks for due reminders |
-/// | HEARTH_NOTIFIER_BATCH | 50 | reminders claimed per round |
-/// | HEARTH_NOTIFIER_CONCURRENCY | 16 | reminders delivered at once |
-/// | HEARTH_NOTIFIER_LEASE_S | 60 | how long a claim is held before another instance may take it over |
-/// | HEARTH_NOTIFIER_MAX_ATTEMPTS | 5 | attempts per target before it is given up |
-/// | HEARTH_NOTIFIER_RETRY_BASE_MS, HEARTH_NOTIFIER_RETRY_MAX_MS | 2000, 300000 | back-off between attempts |
-/// | HEARTH_APNS_KEY_FILE, HEARTH_APNS_KEY_ID, HEARTH_APNS_TEAM_ID, HEARTH_APNS_TOPIC | none | APNs token auth; without all four the apns channel is off |
-/// | HEARTH_APNS_PRODUCTION_URL, HEARTH_APNS_SANDBOX_URL | Apple's hosts | APNs base URLs (tests point them at a fake) |
-/// | HEARTH_APNS_CA_FILE | none | extra PEM trust root for the APNs hosts (tests' self-signed fake) |
-/// | HEARTH_WEBHOOK_MAX_FAILURES | 5 | consecutive failures after which a webhook is disabled |
-/// | HEARTH_NOTIFIER_SEND_TIMEOUT_S | 10 | per APNs / webhook request |
-/// | HEARTH_NOTIFIER_CATCH_UP_H | 168 | how far back overdue reminders are still sent (after downtime) |
+/// Everything the notifier reads beyond `ServiceSettings`. The README's configuration section lists
+/// each variable with its default (`ConfigurationDocsTests` holds the two together).
 struct NotifierSettings: Sendable {
     struct APNs: Sendable {
         var credentials: APNsCredentials

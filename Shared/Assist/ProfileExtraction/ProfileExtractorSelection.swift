@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HearthConfiguration
 import HearthDomain
 import Logging
 
@@ -17,10 +18,10 @@ public struct ProfileExtractorConfigurationError: Error, CustomStringConvertible
 ///   The chain must name at least one real provider: the offline model cannot read messages.
 public enum ProfileExtractorSelection {
     public static func fromEnvironment(
-        _ env: [String: String], rules: ProfileFactExtractor, vocabulary: AllergenVocabulary?,
+        _ env: EnvironmentReader, rules: ProfileFactExtractor, vocabulary: AllergenVocabulary?,
         logger: Logger = Logger(label: "hearth.profile-extractor")
     ) throws -> any ProfileFactSource {
-        let choice = env["HEARTH_PROFILE_EXTRACTOR"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let choice = env.optionalString("HEARTH_PROFILE_EXTRACTOR")?.lowercased() ?? ""
         switch choice {
         case "", "rules":
             logger.info("profile extraction by rules")

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HearthConfiguration
 import Logging
 
 extension ModelRouter {
@@ -14,12 +15,9 @@ extension ModelRouter {
     /// Throws when a chain names a provider without its key or a model without a price, so a
     /// misconfiguration stops the service at start-up instead of failing runs. Keys are never logged.
     public static func fromEnvironment(
-        _ env: [String: String], ledger: any BudgetLedger, httpClient: HTTPClient, logger: Logger
+        _ env: EnvironmentReader, ledger: any BudgetLedger, httpClient: HTTPClient, logger: Logger
     ) throws -> ModelRouter {
-        func value(_ name: String) -> String? {
-            guard let value = env[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
-            return value
-        }
+        func value(_ name: String) -> String? { env.optionalString(name) }
 
         let pricesFile = value("HEARTH_MODEL_PRICES_FILE")
         let prices = try pricesFile.map { try ModelPrices.load(from: URL(fileURLWithPath: $0)) } ?? ModelPrices.bundled()

@@ -1,3 +1,4 @@
+import HearthConfiguration
 import HearthStore
 import Logging
 

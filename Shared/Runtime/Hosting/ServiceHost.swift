@@ -40,28 +40,31 @@ public struct ServiceHost: Sendable {
         }
     }
 
-    /// The one way an executable starts: reads its settings, sets up logging and metrics, builds
-    /// the host (migrations, then projections given the host's publisher), lets `assemble` add
+    /// The one way an executable starts: reads the common settings and then the executable's own
+    /// (`configure`, once), sets up logging and metrics, builds the host (migrations, then the
+    /// projections given the executable's settings and the host's publisher), lets `assemble` add
     /// the executable's own services and routes, and runs until SIGTERM or SIGINT.
     ///
     /// Anything thrown before running is a configuration error: one line naming the executable
     /// and the cause on stderr, and exit status 78 (EX_CONFIG), which tells an orchestrator that
     /// restarting will not help.
-    public static func launch(
+    public static func launch<Settings>(
         service: String,
         defaultPort: Int,
         migrations: () throws -> [Migration],
-        projections: (ServiceSettings, EventPublisher) throws -> [any Projection] = { _, _ in [] },
-        assemble: (ServiceHost) async throws -> Additions = { _ in Additions() }
+        configure: (ServiceSettings) throws -> Settings,
+        projections: (Settings, EventPublisher) throws -> [any Projection] = { _, _ in [] },
+        assemble: (ServiceHost, Settings) async throws -> Additions = { _, _ in Additions() }
     ) async {
         let host: ServiceHost
         let additions: Additions
         do {
-            let settings = try ServiceSettings.load(service: service, defaultPort: defaultPort)
-            LoggingSetup.bootstrap(service: service, level: settings.logLevel, format: settings.logFormat)
+            let common = try ServiceSettings.load(service: service, defaultPort: defaultPort)
+            LoggingSetup.bootstrap(service: service, level: common.logLevel, format: common.logFormat)
             MetricsSetup.bootstrap()
-            host = try ServiceHost(settings: settings, migrations: try migrations()) { try projections(settings, $0) }
-            additions = try await assemble(host)
+            let settings = try configure(common)
+            host = try ServiceHost(settings: common, migrations: try migrations()) { try projections(settings, $0) }
+            additions = try await assemble(host, settings)
         } catch {
             FileHandle.standardError.write(Data("\(service): cannot start: \(error)\n".utf8))
             exit(78)  // EX_CONFIG

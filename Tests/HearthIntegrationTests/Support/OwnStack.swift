@@ -30,6 +30,15 @@ struct OwnStack: SuiteTrait, TestTrait, TestScoping {
         // The suite's own scope passes through; each test in it gets a stack.
         guard testCase != nil, !test.isSuite else { return try await function() }
         try await Self.slots.withSlot {
+            // Swift Testing times a test from its start, waiting for a slot included; this line
+            // is its own time, which `make test` ranks for the slowest ten.
+            let started = ContinuousClock.now
+            defer {
+                let seconds = (ContinuousClock.now - started) / .seconds(1)
+                // Named as Swift Testing names it in its own lines.
+                let label = test.displayName.map { "\"\($0)\"" } ?? test.name
+                print("hearth-test-time: \(String(format: "%.1f", seconds)) \(label)")
+            }
             try await IsolatedStack.with(prefix: "hearth_test") { databaseURL, broker in
                 try await TestEnvironment.$stack.withValue(TestStack(databaseURL: databaseURL, kafkaBootstrap: broker.bootstrap)) {
                     // Every executable's tables exist from the start, as on a Hearth that has run

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 @testable import HearthAssist
+import HearthConfiguration
 import Testing
 
 @Suite struct ServerSentEventParserTests {
@@ -162,7 +163,7 @@ import Testing
     }
 
     @Test func readsChainsKeysAndPrices() throws {
-        let env = [
+        let env: EnvironmentReader = [
             "HEARTH_MODEL_CHAIN_PLANNING": "anthropic:claude-3-5-haiku-latest,local",
             "HEARTH_MODEL_CHAIN_SYNTHESIS": "openai:gpt-4o-mini,anthropic:claude-3-5-haiku-latest,local",
             "HEARTH_OPENAI_API_KEY": "sk-test", "HEARTH_ANTHROPIC_API_KEY": "sk-ant-test",

@@ -1,4 +1,5 @@
 import CRdKafka
+import HearthConfiguration
 @testable import HearthKafka
 import HearthRuntime
 import Testing

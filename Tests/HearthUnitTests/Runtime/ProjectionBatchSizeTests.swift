@@ -1,5 +1,6 @@
 import EmbeddingWorkerService
 import GatewayService
+import HearthConfiguration
 import HearthKnowledge
 import HearthRuntime
 import HearthStore

@@ -12,21 +12,27 @@ public struct ConfigurationError: Error, CustomStringConvertible {
     public var description: String { "\(variable): \(reason)" }
 }
 
-/// Typed access to environment variables, with the variable's name in every error.
-public struct EnvironmentReader: Sendable {
+/// Typed access to environment variables, with the variable's name in every error: the one way
+/// Hearth reads a setting. Executables read the process environment once (`ServiceSettings`) and
+/// hand this reader to whatever needs settings; tests hand in a dictionary literal.
+public struct EnvironmentReader: Sendable, ExpressibleByDictionaryLiteral {
     public let values: [String: String]
 
     public init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
         self.values = values
     }
 
-    public func string(_ name: String, default fallback: String) -> String {
-        guard let value = values[name], !value.isEmpty else { return fallback }
-        return value
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(Dictionary(elements) { $1 })
     }
 
+    public func string(_ name: String, default fallback: String) -> String {
+        optionalString(name) ?? fallback
+    }
+
+    /// The value without surrounding whitespace; nil when unset or blank.
     public func optionalString(_ name: String) -> String? {
-        guard let value = values[name], !value.isEmpty else { return nil }
+        guard let value = values[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
         return value
     }
 
