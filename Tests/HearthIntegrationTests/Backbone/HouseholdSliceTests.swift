@@ -5,43 +5,64 @@ import Testing
 /// Kafka → the `households` projection → read, with read-your-write through `X-Consistency-Token`.
 extension BackboneSuite {
     @Suite struct HouseholdSlice {
+        /// Given a signed-in user, when they create a household, then reading it with the answer's
+        /// position shows it at once (the request id echoed, the allergies normalised).
         @Test func upsertThenReadYourOwnWrite() async throws {
             try await ServiceProcess.with("gateway") { gateway in
-                let upsertURL = gateway.baseURL.appendingPathComponent("v1/households/upsert")
                 let user = try await GatewayUser.signIn(gateway)
 
-                let created = try await HTTPTestClient.postJSON(upsertURL, [
+                let created = try await Self.upsert(gateway, user, [
                     "name": "The Okafors", "prefs": ["adults": 2, "kidsAges": [3, 7], "allergies": ["Peanut"], "cuisines": ["thai", "italian"]],
-                ], headers: user.headers(["X-Request-Id": "slice-test-1"]))
+                ], headers: ["X-Request-Id": "slice-test-1"])
                 #expect(created.status == 200)
                 #expect(created.header("X-Request-Id") == "slice-test-1")
-                let id = try #require(created.json["household_id"] as? String)
-                #expect(created.json["version"] as? Int == 1)
-                let position = try #require(created.json["position"] as? String)
-                #expect(position.hasPrefix("households:"))
+                let written = try created.decoded(HouseholdWritten.self)
+                #expect(written.version == 1)
+                #expect(written.position.hasPrefix("households:"))
 
-                let read = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(id)"),
-                                                         headers: user.headers(["X-Consistency-Token": position]))
-                #expect(read.status == 200)
-                #expect(read.json["name"] as? String == "The Okafors")
-                #expect(read.json["version"] as? Int == 1)
-                let prefs = try #require(read.json["prefs"] as? [String: Any])
-                #expect(prefs["allergies"] as? [String] == ["peanut"])
-                #expect(prefs["kidsAges"] as? [Int] == [3, 7])
-
-                let merged = try await HTTPTestClient.postJSON(upsertURL, [
-                    "household_id": id, "mode": "merge", "prefs": ["adults": 2, "kidsAges": [4, 8], "allergies": ["sesame"]],
-                    "ignored_field": true,
-                ], headers: user.headers)
-                #expect(merged.status == 200)
-                #expect(merged.json["version"] as? Int == 2)
-                let mergedPosition = try #require(merged.json["position"] as? String)
-                let reread = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(id)"),
-                                                           headers: user.headers(["X-Consistency-Token": mergedPosition]))
-                #expect(reread.json["version"] as? Int == 2)
-                #expect((reread.json["prefs"] as? [String: Any])?["allergies"] as? [String] == ["peanut", "sesame"])
-                #expect((reread.json["prefs"] as? [String: Any])?["cuisines"] as? [String] == ["thai", "italian"])
+                let read = try await Self.read(gateway, user, written.householdId, after: written.position)
+                #expect(read == HouseholdRead(
+                    name: "The Okafors", version: 1,
+                    prefs: .init(adults: 2, kidsAges: [3, 7], allergies: ["peanut"], cuisines: ["thai", "italian"])))
             }
+        }
+
+        /// Given a household, when its owner merges new preferences (with a field the API does not
+        /// know), then lists gain the new entries, counts are replaced, and the rest stays.
+        @Test func aMergeAddsToListsAndKeepsTheRest() async throws {
+            try await ServiceProcess.with("gateway") { gateway in
+                let user = try await GatewayUser.signIn(gateway)
+                let created = try await Self.upsert(gateway, user, [
+                    "name": "The Okafors", "prefs": ["adults": 2, "kidsAges": [3, 7], "allergies": ["Peanut"], "cuisines": ["thai", "italian"]],
+                ]).decoded(HouseholdWritten.self)
+
+                let merged = try await Self.upsert(gateway, user, [
+                    "household_id": created.householdId, "mode": "merge", "prefs": ["adults": 2, "kidsAges": [4, 8], "allergies": ["sesame"]],
+                    "ignored_field": true,
+                ])
+                #expect(merged.status == 200)
+                let written = try merged.decoded(HouseholdWritten.self)
+                #expect(written.version == 2)
+
+                let read = try await Self.read(gateway, user, created.householdId, after: written.position)
+                #expect(read.version == 2)
+                #expect(read.prefs.allergies == ["peanut", "sesame"])
+                #expect(read.prefs.cuisines == ["thai", "italian"])
+            }
+        }
+
+        static func upsert(
+            _ gateway: ServiceProcess, _ user: GatewayUser, _ body: [String: Any], headers: [String: String] = [:]
+        ) async throws -> HTTPTestClient.Reply {
+            try await HTTPTestClient.postJSON(gateway.baseURL.appendingPathComponent("v1/households/upsert"), body, headers: user.headers(headers))
+        }
+
+        /// The household as its member reads it once the write at `position` is projected.
+        static func read(_ gateway: ServiceProcess, _ user: GatewayUser, _ id: String, after position: String) async throws -> HouseholdRead {
+            let reply = try await HTTPTestClient.send(
+                "GET", gateway.baseURL.appendingPathComponent("v1/households/\(id)"), headers: user.headers(["X-Consistency-Token": position]))
+            #expect(reply.status == 200)
+            return try reply.decoded()
         }
 
         /// Household reads are answered from the gateway's cache until a projection of the

@@ -14,6 +14,22 @@ enum HTTPTestClient {
         var errorField: String? { (json["error"] as? [String: Any])?["field"] as? String }
         var errorCode: String? { (json["error"] as? [String: Any])?["code"] as? String }
         func header(_ name: String) -> String? { headers.first { $0.key.lowercased() == name.lowercased() }?.value }
+
+        /// The body as `T`; a body that is not one names the status and shows the body.
+        func decoded<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+            do {
+                return try JSONDecoder().decode(T.self, from: body)
+            } catch {
+                throw UndecodableReply(status: status, body: String(decoding: body, as: UTF8.self), error: "\(error)")
+            }
+        }
+    }
+
+    struct UndecodableReply: Error, CustomStringConvertible {
+        let status: Int
+        let body: String
+        let error: String
+        var description: String { "HTTP \(status) \(body) does not decode: \(error)" }
     }
 
     static let session: URLSession = {
