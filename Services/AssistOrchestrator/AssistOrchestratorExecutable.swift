@@ -4,26 +4,26 @@ import HearthStore
 
 /// The assist-orchestrator executable: claims assist requests and runs them (meals, chores,
 /// routines, the assistant), streaming each run's events.
-public enum AssistOrchestratorExecutable {
+public enum AssistOrchestratorExecutable: HearthExecutable {
     public static let name = "assist-orchestrator"
     public static let defaultPort = 8081
+    public static var migrationsFolder: URL? { Bundle.module.url(forResource: "Migrations", withExtension: nil) }
 
-    public static func run() async {
-        await ServiceHost.launch(
-            service: name, defaultPort: defaultPort, migrations: AssistOrchestratorReadModels.migrations,
-            configure: OrchestratorSettings.load(from:), projections: { _, _ in AssistOrchestratorReadModels.projections() }
-        ) { host, settings in
-            ServiceHost.Additions(services: try OrchestratorAssembly.make(host: host, settings: settings).services)
-        }
+    public static func settings(from common: ServiceSettings) throws -> OrchestratorSettings {
+        try OrchestratorSettings.load(from: common)
+    }
+
+    public static func projections(settings: OrchestratorSettings, publisher: EventPublisher) -> [any Projection] {
+        AssistOrchestratorReadModels.projections()
+    }
+
+    public static func assemble(host: ServiceHost, settings: OrchestratorSettings) throws -> ServiceHost.Additions {
+        ServiceHost.Additions(services: try OrchestratorAssembly.make(host: host, settings: settings).services)
     }
 }
 
-/// The tables the orchestrator owns (`Migrations/`) and the projection that fills them.
+/// The projection that fills the orchestrator's run tables.
 public enum AssistOrchestratorReadModels {
-    public static func migrations() throws -> [Migration] {
-        try Migration.load(owner: AssistOrchestratorExecutable.name, folder: Bundle.module.resourceURL!.appendingPathComponent("Migrations"))
-    }
-
     public static func projections() -> [any Projection] {
         [AssistRunsProjection()]
     }

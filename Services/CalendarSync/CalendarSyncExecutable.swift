@@ -8,15 +8,17 @@ import Logging
 /// The calendar-sync executable: mirrors the household calendar into linked Google calendars
 /// (one way). Its google_sync consumer is not in hearthctl's catalogue of read models: it calls
 /// Google and must never be replayed by `hearthctl replay`.
-public enum CalendarSyncExecutable {
+public enum CalendarSyncExecutable: HearthExecutable {
     public static let name = "calendar-sync"
     public static let defaultPort = 8084
+    public static var migrationsFolder: URL? { Bundle.module.url(forResource: "Migrations", withExtension: nil) }
 
-    public static func run() async {
-        await ServiceHost.launch(
-            service: name, defaultPort: defaultPort, migrations: CalendarSyncReadModels.migrations,
-            configure: CalendarSyncSettings.load(from:),
-            projections: { settings, publisher in try googleSync(settings: settings, publisher: publisher) })
+    public static func settings(from common: ServiceSettings) throws -> CalendarSyncSettings {
+        try CalendarSyncSettings.load(from: common)
+    }
+
+    public static func projections(settings: CalendarSyncSettings, publisher: EventPublisher) throws -> [any Projection] {
+        try googleSync(settings: settings, publisher: publisher)
     }
 
     /// The Google mirror, when an OAuth client and the secrets key are configured; none otherwise.
@@ -39,7 +41,7 @@ public enum CalendarSyncExecutable {
 /// Everything calendar-sync reads beyond `ServiceSettings`: the Google client and endpoints
 /// (`GoogleSettings`, shared with the gateway's linking routes), the key that opens stored refresh
 /// tokens, and the back-off on Google's 429 and 5xx answers.
-struct CalendarSyncSettings: Sendable {
+public struct CalendarSyncSettings: Sendable {
     var google: GoogleSettings
     var secrets: SecretBox?
     var backoffBase: Duration
@@ -57,12 +59,5 @@ struct CalendarSyncSettings: Sendable {
             backoffBase: .milliseconds(backoffMs),
             backoffCap: .milliseconds(max(capMs, backoffMs)),
             logLevel: service.logLevel)
-    }
-}
-
-/// The tables calendar-sync owns (`Migrations/`); no replayable projection fills them.
-public enum CalendarSyncReadModels {
-    public static func migrations() throws -> [Migration] {
-        try Migration.load(owner: CalendarSyncExecutable.name, folder: Bundle.module.resourceURL!.appendingPathComponent("Migrations"))
     }
 }

@@ -9,34 +9,31 @@ import HearthStore
 /// publishes the bundled library first (`BundledContentSeed`). The embedder is read from the
 /// configuration up front (a bad one stops the start-up) but loads its model on the first
 /// document, so an idle worker stays small.
-public enum EmbeddingWorkerExecutable {
+public enum EmbeddingWorkerExecutable: HearthExecutable {
     public static let name = "embedding-worker"
     public static let defaultPort = 8082
+    public static var migrationsFolder: URL? { Bundle.module.url(forResource: "Migrations", withExtension: nil) }
 
-    public static func run() async {
-        await ServiceHost.launch(
-            service: name, defaultPort: defaultPort, migrations: EmbeddingWorkerReadModels.migrations,
-            configure: EmbeddingWorkerSettings.load(from:),
-            projections: { settings, publisher in
-                EmbeddingWorkerReadModels.projections(provider: settings.provider, announcer: ContentEmbeddedAnnouncer(publisher: publisher))
-            }
-        ) { host, settings in
-            let sweep = StaleEmbeddingSweep(writer: DocumentChunkWriter(provider: settings.provider), client: host.postgres, logger: host.logger)
-            guard settings.seedsContent else { return ServiceHost.Additions(services: [sweep]) }
-            let seed = BundledContentSeed(
-                client: host.postgres, admin: KafkaAdmin(bootstrapServers: host.settings.kafkaBootstrap, logger: host.logger),
-                publisher: host.publisher, logger: host.logger)
-            return ServiceHost.Additions(services: [sweep, seed])
-        }
+    public static func settings(from common: ServiceSettings) throws -> EmbeddingWorkerSettings {
+        try EmbeddingWorkerSettings.load(from: common)
+    }
+
+    public static func projections(settings: EmbeddingWorkerSettings, publisher: EventPublisher) -> [any Projection] {
+        EmbeddingWorkerReadModels.projections(provider: settings.provider, announcer: ContentEmbeddedAnnouncer(publisher: publisher))
+    }
+
+    public static func assemble(host: ServiceHost, settings: EmbeddingWorkerSettings) -> ServiceHost.Additions {
+        let sweep = StaleEmbeddingSweep(writer: DocumentChunkWriter(provider: settings.provider), client: host.postgres, logger: host.logger)
+        guard settings.seedsContent else { return ServiceHost.Additions(services: [sweep]) }
+        let seed = BundledContentSeed(
+            client: host.postgres, admin: KafkaAdmin(bootstrapServers: host.settings.kafkaBootstrap, logger: host.logger),
+            publisher: host.publisher, logger: host.logger)
+        return ServiceHost.Additions(services: [sweep, seed])
     }
 }
 
-/// The tables the embedding-worker owns (`Migrations/`) and the projections that fill them.
+/// The projections that fill the embedding-worker's tables.
 public enum EmbeddingWorkerReadModels {
-    public static func migrations() throws -> [Migration] {
-        try Migration.load(owner: EmbeddingWorkerExecutable.name, folder: Bundle.module.resourceURL!.appendingPathComponent("Migrations"))
-    }
-
     /// `announcer` is nil for a replay: a rebuild announces nothing.
     public static func projections(provider: any EmbeddingProvider, announcer: ContentEmbeddedAnnouncer?) -> [any Projection] {
         [DocumentChunksProjection(provider: provider, announcer: announcer), ChatMessageEmbeddingsProjection(provider: provider)]

@@ -4,7 +4,7 @@ import HearthRuntime
 /// Everything the embedding-worker reads beyond `ServiceSettings`: the embedder
 /// (`EmbeddingSettings.provider`, shared with the searchers, which must embed queries with the
 /// same model) and whether to publish the bundled library on a Hearth that has never seen content.
-struct EmbeddingWorkerSettings: Sendable {
+public struct EmbeddingWorkerSettings: Sendable {
     var provider: any EmbeddingProvider
     var seedsContent: Bool
 

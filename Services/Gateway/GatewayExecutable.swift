@@ -4,27 +4,27 @@ import HearthStore
 
 /// The gateway executable: the HTTP API over the households, chats, calendar and assist read
 /// models it projects, and the publisher of the events its routes accept.
-public enum GatewayExecutable {
+public enum GatewayExecutable: HearthExecutable {
     public static let name = "gateway"
     public static let defaultPort = 8080
+    public static var migrationsFolder: URL? { Bundle.module.url(forResource: "Migrations", withExtension: nil) }
 
-    public static func run() async {
-        await ServiceHost.launch(
-            service: name, defaultPort: defaultPort, migrations: GatewayReadModels.migrations,
-            configure: GatewaySettings.load(from:), projections: { _, _ in GatewayReadModels.projections() }
-        ) { host, settings in
-            let api = try await GatewayAPI.make(host: host, settings: settings)
-            return ServiceHost.Additions(services: api.services, routes: api.register(on:))
-        }
+    public static func settings(from common: ServiceSettings) throws -> GatewaySettings {
+        try GatewaySettings.load(from: common)
+    }
+
+    public static func projections(settings: GatewaySettings, publisher: EventPublisher) -> [any Projection] {
+        GatewayReadModels.projections()
+    }
+
+    public static func assemble(host: ServiceHost, settings: GatewaySettings) async throws -> ServiceHost.Additions {
+        let api = try await GatewayAPI.make(host: host, settings: settings)
+        return ServiceHost.Additions(services: api.services, routes: api.register(on:))
     }
 }
 
-/// The tables the gateway owns (`Migrations/`) and the projections that fill them.
+/// The projections that fill the gateway's tables.
 public enum GatewayReadModels {
-    public static func migrations() throws -> [Migration] {
-        try Migration.load(owner: GatewayExecutable.name, folder: Bundle.module.resourceURL!.appendingPathComponent("Migrations"))
-    }
-
     public static func projections() -> [any Projection] {
         [HouseholdsProjection(), EventLogProjection(), UsersProjection(), HouseholdMembersProjection(), FeedbackProjection(),
          CalendarEntriesProjection(), CalendarFeedsProjection(), ChatsProjection(), ProfileFactsProjection(), AssistantActionsProjection()]

@@ -75,12 +75,12 @@ public enum ReadModelCatalogue {
 
     public static func migrations(of owner: Owner) throws -> [Migration] {
         switch owner {
-        case .gateway: try GatewayReadModels.migrations()
-        case .assistOrchestrator: try AssistOrchestratorReadModels.migrations()
-        case .notifier: try NotifierReadModels.migrations()
-        case .embeddingWorker: try EmbeddingWorkerReadModels.migrations()
-        case .profileExtractor: try ProfileExtractorReadModels.migrations()
-        case .calendarSync: try CalendarSyncReadModels.migrations()
+        case .gateway: try GatewayExecutable.migrations()
+        case .assistOrchestrator: try AssistOrchestratorExecutable.migrations()
+        case .notifier: try NotifierExecutable.migrations()
+        case .embeddingWorker: try EmbeddingWorkerExecutable.migrations()
+        case .profileExtractor: try ProfileExtractorExecutable.migrations()
+        case .calendarSync: try CalendarSyncExecutable.migrations()
         }
     }
 

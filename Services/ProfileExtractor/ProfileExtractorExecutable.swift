@@ -9,23 +9,23 @@ import HearthStore
 /// gateway projects them into the household profile and the meal-planning constraints.
 /// `HEARTH_PROFILE_EXTRACTOR` chooses the rules (the default) or a model with the rules behind
 /// it (see `ProfileExtractorSelection`).
-public enum ProfileExtractorExecutable {
+public enum ProfileExtractorExecutable: HearthExecutable {
     public static let name = "profile-extractor"
     public static let defaultPort = 8083
+    public static var migrationsFolder: URL? { Bundle.module.url(forResource: "Migrations", withExtension: nil) }
 
-    public static func run() async {
-        await ServiceHost.launch(
-            service: name, defaultPort: defaultPort, migrations: ProfileExtractorReadModels.migrations,
-            configure: ProfileExtractorSettings.load(from:),
-            projections: { settings, publisher in
-                [ProfileExtractionProjection(extractor: settings.extractor, announcer: ProfileFactAnnouncer(publisher: publisher))]
-            })
+    public static func settings(from common: ServiceSettings) throws -> ProfileExtractorSettings {
+        try ProfileExtractorSettings.load(from: common)
+    }
+
+    public static func projections(settings: ProfileExtractorSettings, publisher: EventPublisher) -> [any Projection] {
+        [ProfileExtractionProjection(extractor: settings.extractor, announcer: ProfileFactAnnouncer(publisher: publisher))]
     }
 }
 
 /// Everything the profile-extractor reads beyond `ServiceSettings`: `HEARTH_PROFILE_EXTRACTOR`
 /// and, for a model, the router's extraction chain and provider keys (`ProfileExtractorSelection`).
-struct ProfileExtractorSettings: Sendable {
+public struct ProfileExtractorSettings: Sendable {
     var extractor: any ProfileFactSource
 
     static func load(from service: ServiceSettings) throws -> ProfileExtractorSettings {
@@ -35,12 +35,7 @@ struct ProfileExtractorSettings: Sendable {
     }
 }
 
-/// The tables the profile-extractor owns (`Migrations/`) and the projection that fills them.
 public enum ProfileExtractorReadModels {
-    public static func migrations() throws -> [Migration] {
-        try Migration.load(owner: ProfileExtractorExecutable.name, folder: Bundle.module.resourceURL!.appendingPathComponent("Migrations"))
-    }
-
     /// The projection a replay rebuilds: the rules over the bundled vocabulary, announcing nothing.
     /// Both ship with the binary and are checked by tests, so failing to load them is a build defect.
     public static func projections() -> [any Projection] {

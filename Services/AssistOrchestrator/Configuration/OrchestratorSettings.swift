@@ -4,7 +4,7 @@ import HearthRuntime
 /// Everything the assist-orchestrator reads beyond `ServiceSettings`, except the model providers
 /// and their keys (`ModelRouter.fromEnvironment`). The README's configuration section lists each
 /// variable with its default (`ConfigurationDocsTests` holds the two together).
-struct OrchestratorSettings: Sendable {
+public struct OrchestratorSettings: Sendable {
     var maxConcurrentRuns: Int
     var fetchWaitMs: Int
     /// Why not 0: librdkafka (2.0) wakes its broker thread again at once while messages wait

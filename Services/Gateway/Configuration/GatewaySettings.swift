@@ -4,7 +4,7 @@ import HearthRuntime
 
 /// Everything the gateway reads at start-up beyond `ServiceSettings`. The README's configuration
 /// section lists each variable with its default (`ConfigurationDocsTests` holds the two together).
-struct GatewaySettings: Sendable {
+public struct GatewaySettings: Sendable {
     static let appleIssuer = "https://appleid.apple.com"
 
     var appleJWKSURL: String

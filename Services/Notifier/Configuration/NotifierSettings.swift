@@ -4,7 +4,7 @@ import HearthRuntime
 
 /// Everything the notifier reads beyond `ServiceSettings`. The README's configuration section lists
 /// each variable with its default (`ConfigurationDocsTests` holds the two together).
-struct NotifierSettings: Sendable {
+public struct NotifierSettings: Sendable {
     struct APNs: Sendable {
         var credentials: APNsCredentials
         var topic: String

@@ -41,32 +41,27 @@ public struct ServiceHost: Sendable {
     }
 
     /// The one way an executable starts: reads the common settings and then the executable's own
-    /// (`configure`, once), sets up logging and metrics, builds the host (migrations, then the
-    /// projections given the executable's settings and the host's publisher), lets `assemble` add
-    /// the executable's own services and routes, and runs until SIGTERM or SIGINT.
+    /// (once), sets up logging and metrics, builds the host (migrations, then the projections given
+    /// those settings and the host's publisher), lets the executable add its own services and
+    /// routes, and runs until SIGTERM or SIGINT.
     ///
     /// Anything thrown before running is a configuration error: one line naming the executable
     /// and the cause on stderr, and exit status 78 (EX_CONFIG), which tells an orchestrator that
     /// restarting will not help.
-    public static func launch<Settings>(
-        service: String,
-        defaultPort: Int,
-        migrations: () throws -> [Migration],
-        configure: (ServiceSettings) throws -> Settings,
-        projections: (Settings, EventPublisher) throws -> [any Projection] = { _, _ in [] },
-        assemble: (ServiceHost, Settings) async throws -> Additions = { _, _ in Additions() }
-    ) async {
+    public static func launch<Executable: HearthExecutable>(_ executable: Executable.Type) async {
         let host: ServiceHost
         let additions: Additions
         do {
-            let common = try ServiceSettings.load(service: service, defaultPort: defaultPort)
-            LoggingSetup.bootstrap(service: service, level: common.logLevel, format: common.logFormat)
+            let common = try ServiceSettings.load(service: Executable.name, defaultPort: Executable.defaultPort)
+            LoggingSetup.bootstrap(service: Executable.name, level: common.logLevel, format: common.logFormat)
             MetricsSetup.bootstrap()
-            let settings = try configure(common)
-            host = try ServiceHost(settings: common, migrations: try migrations()) { try projections(settings, $0) }
-            additions = try await assemble(host, settings)
+            let settings = try Executable.settings(from: common)
+            host = try ServiceHost(settings: common, migrations: try Executable.migrations()) {
+                try Executable.projections(settings: settings, publisher: $0)
+            }
+            additions = try await Executable.assemble(host: host, settings: settings)
         } catch {
-            FileHandle.standardError.write(Data("\(service): cannot start: \(error)\n".utf8))
+            FileHandle.standardError.write(Data("\(Executable.name): cannot start: \(error)\n".utf8))
             exit(78)  // EX_CONFIG
         }
         await host.run(extraServices: additions.services, routes: additions.routes)
