@@ -30,11 +30,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let correlationId = "ingest-\(UUID().uuidString.lowercased())"
-        let publisher = EventPublisher(
-            producer: try KafkaProducer(
-                configuration: KafkaProducerConfiguration(bootstrapServers: connection.kafkaBootstrap, clientId: "hearthctl-ingest"),
-                logger: CLILogging.logger()),
-            source: "hearthctl")
+        let publisher = try connection.publisher(clientId: "hearthctl-ingest")
 
         if !deletions.isEmpty {
             guard paths.isEmpty else { throw CLIFailure("--delete and paths cannot be combined") }

@@ -26,11 +26,7 @@ struct PublishCommand: AsyncParsableCommand {
 
     func run() async throws {
         let fallbackCorrelationId = "publish-\(UUID().uuidString.lowercased())"
-        let publisher = EventPublisher(
-            producer: try KafkaProducer(
-                configuration: KafkaProducerConfiguration(bootstrapServers: connection.kafkaBootstrap, clientId: "hearthctl-publish"),
-                logger: CLILogging.logger()),
-            source: "hearthctl")
+        let publisher = try connection.publisher(clientId: "hearthctl-publish")
         let decoder = JSONDecoder.hearth()
         var input = StandardInputLines()
         var deliveries = Deliveries()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthConfiguration
+import HearthKafka
 import HearthRuntime
 import HearthStore
 import Logging
@@ -13,6 +14,14 @@ struct ConnectionOptions: ParsableArguments {
 
     @Option(name: .customLong("kafka"), help: "Kafka bootstrap servers (default: $HEARTH_KAFKA_BOOTSTRAP or 127.0.0.1:9092).")
     var kafkaBootstrap: String = EnvironmentReader().string("HEARTH_KAFKA_BOOTSTRAP", default: ServiceSettings.defaultKafkaBootstrap)
+
+    /// The services' envelope writer over a producer of the CLI's own; events say `source: hearthctl`.
+    func publisher(clientId: String) throws -> EventPublisher {
+        EventPublisher(
+            producer: try KafkaProducer(
+                configuration: KafkaProducerConfiguration(bootstrapServers: kafkaBootstrap, clientId: clientId), logger: CLILogging.logger()),
+            source: "hearthctl")
+    }
 
     /// Runs `body` with a Postgres client that is running for exactly that long.
     func withPostgres<T: Sendable>(logger: Logger, _ body: @Sendable (PostgresClient) async throws -> T) async throws -> T {
