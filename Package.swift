@@ -181,7 +181,7 @@ let package = Package(
         .target(
             name: "GatewayService",
             dependencies: [
-                "HearthRuntime", "HearthStore", "HearthEvents", "HearthDomain", "HearthAssist", "HearthKnowledge", "HearthGoogle",
+                "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthEvents", "HearthDomain", "HearthAssist", "HearthKnowledge", "HearthGoogle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -196,7 +196,7 @@ let package = Package(
         .target(
             name: "AssistOrchestratorService",
             dependencies: [
-                "HearthRuntime", "HearthStore", "HearthEvents", "HearthAssist", "HearthDomain", "HearthKnowledge",
+                "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthEvents", "HearthAssist", "HearthDomain", "HearthKnowledge",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Services/AssistOrchestrator",
@@ -207,7 +207,7 @@ let package = Package(
         .target(
             name: "EmbeddingWorkerService",
             dependencies: [
-                "HearthRuntime", "HearthKnowledge", "HearthDomain", "HearthKafka", "HearthEvents", "HearthStore",
+                "HearthConfiguration", "HearthRuntime", "HearthKnowledge", "HearthDomain", "HearthKafka", "HearthEvents", "HearthStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -220,7 +220,7 @@ let package = Package(
         .target(
             name: "ProfileExtractorService",
             dependencies: [
-                "HearthRuntime", "HearthStore", "HearthEvents", "HearthDomain", "HearthAssist",
+                "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthEvents", "HearthDomain", "HearthAssist",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -232,7 +232,7 @@ let package = Package(
         .target(
             name: "CalendarSyncService",
             dependencies: [
-                "HearthRuntime", "HearthDomain", "HearthGoogle", "HearthStore", "HearthEvents",
+                "HearthConfiguration", "HearthRuntime", "HearthDomain", "HearthGoogle", "HearthStore", "HearthEvents",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -248,7 +248,7 @@ let package = Package(
         .target(
             name: "NotifierService",
             dependencies: [
-                "HearthRuntime", "HearthStore", "HearthEvents", "HearthDomain",
+                "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthEvents", "HearthDomain",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -277,7 +277,7 @@ let package = Package(
         .target(
             name: "HearthCtlCommands",
             dependencies: [
-                "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthEmbeddings", "HearthKnowledge", "HearthDomain",
+                "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthEmbeddings", "HearthKnowledge", "HearthDomain",
                 "GatewayService", "AssistOrchestratorService", "EmbeddingWorkerService", "ProfileExtractorService",
                 "CalendarSyncService", "NotifierService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -301,7 +301,7 @@ let package = Package(
         .testTarget(
             name: "HearthUnitTests",
             dependencies: [
-                "HearthEvents", "HearthDomain", "HearthContent", "HearthStore", "HearthKafka", "HearthAssist", "HearthKnowledge", "HearthRuntime",
+                "HearthConfiguration", "HearthEvents", "HearthDomain", "HearthContent", "HearthStore", "HearthKafka", "HearthAssist", "HearthKnowledge", "HearthRuntime",
                 "GatewayService", "AssistOrchestratorService", "EmbeddingWorkerService", "ProfileExtractorService", "CalendarSyncService",
                 "NotifierService", "HearthCtlCommands",
             ],
@@ -318,7 +318,7 @@ let package = Package(
         .testTarget(
             name: "HearthIntegrationTests",
             dependencies: [
-                "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthDomain", "HearthAssist", "HearthKnowledge",
+                "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthDomain", "HearthAssist", "HearthKnowledge",
                 "GatewayService", "AssistOrchestratorService", "EmbeddingWorkerService", "ProfileExtractorService", "CalendarSyncService",
                 "NotifierService", "HearthCtlCommands",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -7,7 +7,7 @@ import HearthStore
 public enum AssistOrchestratorExecutable: HearthExecutable {
     public static let name = "assist-orchestrator"
     public static let defaultPort = 8081
-    public static var migrationsFolder: URL? { Bundle.module.url(forResource: "Migrations", withExtension: nil) }
+    public static var migrationsFolder: URL { (Bundle.module.resourceURL ?? Bundle.module.bundleURL).appendingPathComponent("Migrations") }
 
     public static func settings(from common: ServiceSettings) throws -> OrchestratorSettings {
         try OrchestratorSettings.load(from: common)

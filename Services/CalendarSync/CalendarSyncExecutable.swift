@@ -11,7 +11,7 @@ import Logging
 public enum CalendarSyncExecutable: HearthExecutable {
     public static let name = "calendar-sync"
     public static let defaultPort = 8084
-    public static var migrationsFolder: URL? { Bundle.module.url(forResource: "Migrations", withExtension: nil) }
+    public static var migrationsFolder: URL { (Bundle.module.resourceURL ?? Bundle.module.bundleURL).appendingPathComponent("Migrations") }
 
     public static func settings(from common: ServiceSettings) throws -> CalendarSyncSettings {
         try CalendarSyncSettings.load(from: common)
@@ -50,14 +50,18 @@ public struct CalendarSyncSettings: Sendable {
 
     static func load(from service: ServiceSettings) throws -> CalendarSyncSettings {
         let environment = service.environment
-        let backoffMs = try environment.int("HEARTH_GOOGLE_BACKOFF_MS", default: 500, range: 1...60_000)
-        let capMs = try environment.int("HEARTH_GOOGLE_BACKOFF_CAP_MS", default: 60_000, range: 1...3_600_000)
+        let google = GoogleSettings(environment: environment)
+        let secrets = try SecretBox.load(environment: environment, runDirectory: service.runDirectory, allowGenerated: service.mode != .production)
+        // The back-off matters only to a running sync: with Google off it is not read, so a stray
+        // value there does not stop a calendar-sync that has nothing to do.
+        var backoffMs = 500
+        var capMs = 60_000
+        if secrets != nil, google.isConfigured {
+            backoffMs = try environment.int("HEARTH_GOOGLE_BACKOFF_MS", default: backoffMs, range: 1...60_000)
+            capMs = try environment.int("HEARTH_GOOGLE_BACKOFF_CAP_MS", default: capMs, range: 1...3_600_000)
+        }
         return CalendarSyncSettings(
-            google: GoogleSettings(environment: environment),
-            secrets: try SecretBox.load(
-                environment: environment, runDirectory: service.runDirectory, allowGenerated: service.mode != .production),
-            backoffBase: .milliseconds(backoffMs),
-            backoffCap: .milliseconds(max(capMs, backoffMs)),
+            google: google, secrets: secrets, backoffBase: .milliseconds(backoffMs), backoffCap: .milliseconds(max(capMs, backoffMs)),
             logLevel: service.logLevel)
     }
 }

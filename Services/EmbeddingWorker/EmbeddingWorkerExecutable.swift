@@ -12,7 +12,7 @@ import HearthStore
 public enum EmbeddingWorkerExecutable: HearthExecutable {
     public static let name = "embedding-worker"
     public static let defaultPort = 8082
-    public static var migrationsFolder: URL? { Bundle.module.url(forResource: "Migrations", withExtension: nil) }
+    public static var migrationsFolder: URL { (Bundle.module.resourceURL ?? Bundle.module.bundleURL).appendingPathComponent("Migrations") }
 
     public static func settings(from common: ServiceSettings) throws -> EmbeddingWorkerSettings {
         try EmbeddingWorkerSettings.load(from: common)

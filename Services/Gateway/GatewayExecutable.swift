@@ -7,7 +7,7 @@ import HearthStore
 public enum GatewayExecutable: HearthExecutable {
     public static let name = "gateway"
     public static let defaultPort = 8080
-    public static var migrationsFolder: URL? { Bundle.module.url(forResource: "Migrations", withExtension: nil) }
+    public static var migrationsFolder: URL { (Bundle.module.resourceURL ?? Bundle.module.bundleURL).appendingPathComponent("Migrations") }
 
     public static func settings(from common: ServiceSettings) throws -> GatewaySettings {
         try GatewaySettings.load(from: common)

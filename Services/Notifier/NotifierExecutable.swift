@@ -7,7 +7,7 @@ import HearthStore
 public enum NotifierExecutable: HearthExecutable {
     public static let name = "notifier"
     public static let defaultPort = 8085
-    public static var migrationsFolder: URL? { Bundle.module.url(forResource: "Migrations", withExtension: nil) }
+    public static var migrationsFolder: URL { (Bundle.module.resourceURL ?? Bundle.module.bundleURL).appendingPathComponent("Migrations") }
 
     public static func settings(from common: ServiceSettings) throws -> NotifierSettings {
         try NotifierSettings.load(from: common)

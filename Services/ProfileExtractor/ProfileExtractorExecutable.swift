@@ -12,7 +12,7 @@ import HearthStore
 public enum ProfileExtractorExecutable: HearthExecutable {
     public static let name = "profile-extractor"
     public static let defaultPort = 8083
-    public static var migrationsFolder: URL? { Bundle.module.url(forResource: "Migrations", withExtension: nil) }
+    public static var migrationsFolder: URL { (Bundle.module.resourceURL ?? Bundle.module.bundleURL).appendingPathComponent("Migrations") }
 
     public static func settings(from common: ServiceSettings) throws -> ProfileExtractorSettings {
         try ProfileExtractorSettings.load(from: common)

@@ -27,11 +27,18 @@ public struct EnvironmentReader: Sendable, ExpressibleByDictionaryLiteral {
     }
 
     public func string(_ name: String, default fallback: String) -> String {
-        optionalString(name) ?? fallback
+        guard let value = values[name], !value.isEmpty else { return fallback }
+        return value
     }
 
-    /// The value without surrounding whitespace; nil when unset or blank.
     public func optionalString(_ name: String) -> String? {
+        guard let value = values[name], !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// The value without surrounding whitespace; nil when unset or blank. For values pasted from
+    /// elsewhere (keys, URLs, provider names), where a stray space or newline is no error.
+    public func trimmed(_ name: String) -> String? {
         guard let value = values[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
         return value
     }

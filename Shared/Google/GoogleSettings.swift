@@ -18,7 +18,7 @@ public struct GoogleSettings: Sendable {
     public static let defaultScope = "https://www.googleapis.com/auth/calendar.events"
 
     public init(environment: EnvironmentReader) {
-        func value(_ name: String) -> String? { environment.optionalString(name) }
+        func value(_ name: String) -> String? { environment.trimmed(name) }
         clientId = value("HEARTH_GOOGLE_CLIENT_ID")
         clientSecret = value("HEARTH_GOOGLE_CLIENT_SECRET")
         redirectURI = value("HEARTH_GOOGLE_REDIRECT_URI") ?? "http://127.0.0.1:8080/v1/integrations/google/callback"

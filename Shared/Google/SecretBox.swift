@@ -39,7 +39,7 @@ public struct SecretBox: Sendable {
     /// key generated once under the run directory (shared by the executables of `make run`);
     /// production has none and Google linking stays off.
     public static func load(environment: EnvironmentReader, runDirectory: String, allowGenerated: Bool) throws -> SecretBox? {
-        if let text = environment.optionalString("HEARTH_SECRETS_KEY") {
+        if let text = environment.trimmed("HEARTH_SECRETS_KEY") {
             return SecretBox(key: SymmetricKey(data: try decode(text)))
         }
         guard allowGenerated else { return nil }

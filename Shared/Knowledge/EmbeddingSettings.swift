@@ -53,7 +53,7 @@ public enum EmbeddingSettings {
     }
 
     private static func capacity(_ name: String, default value: Int, environment: EnvironmentReader) throws -> Int {
-        guard let raw = environment.optionalString(name) else { return value }
+        guard let raw = environment.trimmed(name) else { return value }
         guard let capacity = Int(raw), (0...1_000_000).contains(capacity) else {
             throw Invalid(description: "\(name) must be a whole number from 0 to 1000000, not \(raw)")
         }
@@ -81,7 +81,7 @@ public enum EmbeddingSettings {
     public static func provider(
         environment: EnvironmentReader = EnvironmentReader(), client: HTTPClient = .shared, forQueries: Bool = false
     ) throws -> any EmbeddingProvider {
-        func value(_ name: String) -> String? { environment.optionalString(name) }
+        func value(_ name: String) -> String? { environment.trimmed(name) }
         switch value("HEARTH_EMBEDDING_PROVIDER")?.lowercased() ?? "minilm" {
         case "minilm":
             // A searcher's concurrent queries share forward passes (see CoalescingEmbeddingProvider);

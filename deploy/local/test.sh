@@ -109,12 +109,14 @@ echo "swift-testing: $passed passed, $failed failed"
 # The ten slowest tests: where the suite's time goes, for whoever wants it shorter. A test on its
 # own stack prints its own time (`hearth-test-time:`, waiting for a stack left out); the others
 # have Swift Testing's.
+# awk keeps the first ten and still reads everything: a `head` closing the pipe early would end
+# `sort` with SIGPIPE, which pipefail turns into this script's failure.
 echo "slowest tests:"
 {
   sed -nE 's/^hearth-test-time: ([0-9.]+) (.*)$/\1 \2/p' "$test_log"
-  sed -nE 's/^[✔✘] Test (.*) (passed|failed) after ([0-9.]+) seconds.*/\3 \1/p' "$test_log" | grep -v '^[0-9.]* run with '
-} | awk '!seen[substr($0, index($0, " ") + 1)]++' | sort -rn | head -10 \
-  | awk '{ printf "  %7.1f s  %s\n", $1, substr($0, index($0, " ") + 1) }'
+  sed -nE 's/^[✔✘] Test (.*) (passed|failed) after ([0-9.]+) seconds.*/\3 \1/p' "$test_log" | awk '!/^[0-9.]+ run with /'
+} | awk '!seen[substr($0, index($0, " ") + 1)]++' | sort -rn \
+  | awk 'NR <= 10 { printf "  %7.1f s  %s\n", $1, substr($0, index($0, " ") + 1) }' || echo "  (could not rank the tests)"
 
 if [ "$test_status" -ne 0 ]; then
   summary "FAILED: swift test exited with status $test_status$([ "$compose_status" -eq 0 ] || echo '; the compose check failed too')"

@@ -21,7 +21,7 @@ public enum ProfileExtractorSelection {
         _ env: EnvironmentReader, rules: ProfileFactExtractor, vocabulary: AllergenVocabulary?,
         logger: Logger = Logger(label: "hearth.profile-extractor")
     ) throws -> any ProfileFactSource {
-        let choice = env.optionalString("HEARTH_PROFILE_EXTRACTOR")?.lowercased() ?? ""
+        let choice = env.trimmed("HEARTH_PROFILE_EXTRACTOR")?.lowercased() ?? ""
         switch choice {
         case "", "rules":
             logger.info("profile extraction by rules")

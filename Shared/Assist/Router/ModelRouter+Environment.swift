@@ -17,7 +17,7 @@ extension ModelRouter {
     public static func fromEnvironment(
         _ env: EnvironmentReader, ledger: any BudgetLedger, httpClient: HTTPClient, logger: Logger
     ) throws -> ModelRouter {
-        func value(_ name: String) -> String? { env.optionalString(name) }
+        func value(_ name: String) -> String? { env.trimmed(name) }
 
         let pricesFile = value("HEARTH_MODEL_PRICES_FILE")
         let prices = try pricesFile.map { try ModelPrices.load(from: URL(fileURLWithPath: $0)) } ?? ModelPrices.bundled()

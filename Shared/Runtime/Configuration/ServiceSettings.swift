@@ -62,7 +62,7 @@ public struct ServiceSettings: Sendable {
             logFormat: format,
             runDirectory: environment.string("HEARTH_RUN_DIR", default: ".run"),
             projection: projection,
-            projectionBatchSizeIsSet: environment.optionalString("HEARTH_PROJECTION_BATCH_SIZE") != nil,
+            projectionBatchSizeIsSet: environment.values["HEARTH_PROJECTION_BATCH_SIZE"] != nil,
             producerLingerMs: try environment.decimal("HEARTH_PRODUCER_LINGER_MS", default: 0, range: 0...1_000),
             producerDeliveryTimeoutMs: try environment.int("HEARTH_KAFKA_DELIVERY_TIMEOUT_MS", default: 10_000, range: 1_000...300_000),
             environment: environment)

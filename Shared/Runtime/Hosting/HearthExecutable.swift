@@ -11,8 +11,9 @@ public protocol HearthExecutable {
     /// Its logs' `service`, its consumer groups' and metrics' prefix, its migrations' owner.
     static var name: String { get }
     static var defaultPort: Int { get }
-    /// The folder of its `Migrations/NNNN_*.sql` (its library's resource); nil: it owns no tables.
-    static var migrationsFolder: URL? { get }
+    /// The folder of its `Migrations/NNNN_*.sql` (its library's resource). A folder that is not
+    /// there stops the start-up (exit 78): an executable without its tables must not run.
+    static var migrationsFolder: URL { get }
 
     /// Throws on an unusable configuration: the process then stops with exit 78.
     static func settings(from common: ServiceSettings) throws -> Settings
@@ -31,8 +32,7 @@ extension HearthExecutable {
 
     /// Its migrations, in order.
     public static func migrations() throws -> [Migration] {
-        guard let folder = migrationsFolder else { return [] }
-        return try Migration.load(owner: name, folder: folder)
+        try Migration.load(owner: name, folder: migrationsFolder)
     }
 
     /// Runs the executable until SIGTERM or SIGINT (`ServiceHost.launch`).

@@ -43,10 +43,19 @@ enum TestEnvironment {
         return logger
     }()
 
+    /// For the test harness's own Postgres clients, which are leased from the moment they start
+    /// running: PostgresNIO warns about every lease that comes before `run()` has begun, which
+    /// says nothing about the code under test.
+    static let clientLogger: Logger = {
+        var logger = Logger(label: "tests.postgres")
+        logger.logLevel = .error
+        return logger
+    }()
+
     /// Runs `body` with a Postgres client that runs for exactly that long.
     static func withPostgres<T: Sendable>(_ body: (PostgresClient) async throws -> T) async throws -> T {
         let configuration = try DatabaseConfiguration(url: databaseURL(), maximumConnections: 4)
-        let client = PostgresClient(configuration: configuration.client, backgroundLogger: logger)
+        let client = PostgresClient(configuration: configuration.client, backgroundLogger: clientLogger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }

@@ -74,7 +74,9 @@ import Testing
                     continue  // a computed default (a constant, an expression): nothing literal to compare
                 }
                 checked += 1
-                if !lines.contains(where: { $0.contains(name) && $0.contains(value) }) {
+                // The value as a word of its own: a default of 5 is not found in "15" or "50".
+                let word = #"(?<![0-9A-Za-z_.])"# + NSRegularExpression.escapedPattern(for: value) + #"(?![0-9A-Za-z_])"#
+                if !lines.contains(where: { $0.contains(name) && !SourceScan.matches(word, in: $0).isEmpty }) {
                     wrong.append("\(name): the code's default is \(value) (\(file.path))")
                 }
             }

@@ -103,10 +103,13 @@ enum SourceScan {
         matches(#"CREATE\s+(?:UNLOGGED\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)"#, in: sql, options: .caseInsensitive).map { $0[1] }
     }
 
-    /// Tables named after FROM, JOIN, UPDATE, INTO or DELETE FROM (SQL is written upper-case here).
+    /// Tables named after FROM, JOIN, UPDATE, INTO or DELETE FROM, with or without `public.` (SQL
+    /// is written upper-case here; a table name built by interpolation is not seen). Writes are
+    /// checked in an executable's own folder only: shared code that writes (the gateway's
+    /// `GoogleCredentialStore`) is reached by readers that only call its reads.
     static func references(in files: [File]) -> [Reference] {
         files.flatMap { file in
-            matches(#"\b(DELETE FROM|INSERT INTO|FROM|JOIN|UPDATE|INTO)\s+([a-z_][a-z0-9_]*)"#, in: file.text).map { match in
+            matches(#"\b(DELETE FROM|INSERT INTO|FROM|JOIN|UPDATE|INTO)\s+(?:public\.)?([a-z_][a-z0-9_]*)"#, in: file.text).map { match in
                 Reference(table: match[2], isWrite: match[1] != "FROM" && match[1] != "JOIN", path: file.path)
             }
         }

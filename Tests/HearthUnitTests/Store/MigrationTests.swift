@@ -11,6 +11,17 @@ import Testing
         #expect(migrations.contains { $0.sql.contains("CREATE TABLE event_log") })
     }
 
+    /// Every executable finds its migrations in its library's resources (a missing folder would
+    /// stop it at start-up): each has some, numbered from 1.
+    @Test func everyExecutableHasItsMigrations() throws {
+        for owner in ReadModelCatalogue.Owner.allCases {
+            let migrations = try ReadModelCatalogue.migrations(of: owner)
+            #expect(!migrations.isEmpty, "\(owner.rawValue)")
+            #expect(migrations.map(\.version) == Array(1...max(1, migrations.count)), "\(owner.rawValue)")
+            #expect(migrations.allSatisfy { $0.owner == owner.rawValue })
+        }
+    }
+
     @Test func gapsInNumberingAreRejected() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID())")
         let owner = folder.appendingPathComponent("svc")
