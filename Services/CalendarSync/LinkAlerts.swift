@@ -2,7 +2,6 @@ import Foundation
 import HearthEvents
 import HearthGoogle
 import HearthStore
-import Synchronization
 
 /// Publishes what a broken Google link means: `google.link_broken` for the record and a
 /// `reminder.requested` so the notifier tells the user. The reminder id is derived from the user

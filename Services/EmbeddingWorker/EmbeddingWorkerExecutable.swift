@@ -19,7 +19,7 @@ public enum EmbeddingWorkerExecutable: HearthExecutable {
     }
 
     public static func projections(settings: EmbeddingWorkerSettings, publisher: EventPublisher) -> [any Projection] {
-        EmbeddingWorkerReadModels.projections(provider: settings.provider, announcer: ContentEmbeddedAnnouncer(publisher: publisher))
+        EmbeddingWorkerReadModels.projections(provider: settings.provider, publisher: publisher)
     }
 
     public static func assemble(host: ServiceHost, settings: EmbeddingWorkerSettings) -> ServiceHost.Additions {
@@ -34,8 +34,8 @@ public enum EmbeddingWorkerExecutable: HearthExecutable {
 
 /// The projections that fill the embedding-worker's tables.
 public enum EmbeddingWorkerReadModels {
-    /// `announcer` is nil for a replay: a rebuild announces nothing.
-    public static func projections(provider: any EmbeddingProvider, announcer: ContentEmbeddedAnnouncer?) -> [any Projection] {
-        [DocumentChunksProjection(provider: provider, announcer: announcer), ChatMessageEmbeddingsProjection(provider: provider)]
+    /// `publisher` is nil for a replay: a rebuild announces nothing.
+    public static func projections(provider: any EmbeddingProvider, publisher: EventPublisher?) -> [any Projection] {
+        [DocumentChunksProjection(provider: provider, publisher: publisher), ChatMessageEmbeddingsProjection(provider: provider)]
     }
 }

@@ -47,14 +47,14 @@ public enum ReadModelCatalogue {
         }
     }
 
-    /// The projections a replay rebuilds: none of them publishes (announcers are left out) and
+    /// The projections a replay rebuilds: none of them publishes (built without a publisher) and
     /// none calls another system (calendar-sync's Google mirror is not here).
     public static func projections(of owner: Owner) -> [any Projection] {
         switch owner {
         case .gateway: GatewayReadModels.projections()
         case .assistOrchestrator: AssistOrchestratorReadModels.projections()
         case .notifier: NotifierReadModels.projections()
-        case .embeddingWorker: EmbeddingWorkerReadModels.projections(provider: activeEmbeddingProvider, announcer: nil)
+        case .embeddingWorker: EmbeddingWorkerReadModels.projections(provider: activeEmbeddingProvider, publisher: nil)
         case .profileExtractor: ProfileExtractorReadModels.projections()
         case .calendarSync: []
         }

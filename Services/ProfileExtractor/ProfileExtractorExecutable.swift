@@ -19,7 +19,7 @@ public enum ProfileExtractorExecutable: HearthExecutable {
     }
 
     public static func projections(settings: ProfileExtractorSettings, publisher: EventPublisher) -> [any Projection] {
-        [ProfileExtractionProjection(extractor: settings.extractor, announcer: ProfileFactAnnouncer(publisher: publisher))]
+        [ProfileExtractionProjection(extractor: settings.extractor, publisher: publisher)]
     }
 }
 

@@ -19,11 +19,15 @@ public struct DocumentChunksProjection: Projection {
     public let tables = ["content_documents", "document_chunks"]
 
     let writer: DocumentChunkWriter
-    let announcer: ContentEmbeddedAnnouncer?
+    /// Where `content.embedded` goes; nil for a replay (run by `hearthctl`), which re-creates
+    /// state that was announced when it first happened. Announcements go out inside the
+    /// projection's transaction, before its commit: a batch that then fails is retried and
+    /// announced again, so consumers see `content.embedded` at least once.
+    let publisher: EventPublisher?
 
-    public init(provider: any EmbeddingProvider, announcer: ContentEmbeddedAnnouncer? = nil, chunker: DocumentChunker = DocumentChunker()) {
+    public init(provider: any EmbeddingProvider, publisher: EventPublisher? = nil, chunker: DocumentChunker = DocumentChunker()) {
         self.writer = DocumentChunkWriter(provider: provider, chunker: chunker)
-        self.announcer = announcer
+        self.publisher = publisher
     }
 
     enum Change {
@@ -82,7 +86,7 @@ public struct DocumentChunksProjection: Projection {
         let written = try await writer.write(
             changed.map { StoredDocument(upserted: $0.0, eventId: $0.1.metadata.id, at: $0.1.metadata.occurredAt) }, on: connection, logger: logger)
         for ((document, event), chunkCount) in zip(changed, written) {
-            try await announcer?.announce(
+            _ = try await publisher?.publish(
                 ContentEmbedded(
                     documentId: document.documentId, chunkCount: chunkCount, model: writer.provider.model.name,
                     dimension: writer.provider.model.dimension, contentHash: document.contentHash),

@@ -5,22 +5,6 @@ import HearthStore
 import Logging
 import Metrics
 import PostgresNIO
-import Synchronization
-
-/// Publishes `profile.fact_extracted` for the extraction projection. Replays (run by `hearthctl`)
-/// build the projection without one: a rebuild re-creates state whose facts were published when
-/// it first happened.
-public struct ProfileFactAnnouncer: Sendable {
-    let publisher: EventPublisher
-
-    public init(publisher: EventPublisher) {
-        self.publisher = publisher
-    }
-
-    func announce(_ fact: ProfileFactExtracted, correlationId: String, causationId: String) async throws {
-        _ = try await publisher.publish(fact, correlationId: correlationId, causationId: causationId)
-    }
-}
 
 /// Reads every chat message for profile facts and publishes each as `profile.fact_extracted`.
 /// Fact ids derive from the message and the fact, so a message redelivered after a crash (the
@@ -36,12 +20,14 @@ public struct ProfileExtractionProjection: Projection {
     static let factNamespace = UUID(uuidString: "0d3b8e6a-5a1f-4c2e-8f7d-2b9c4e1a6f30")!
 
     let extractor: any ProfileFactSource
-    let announcer: ProfileFactAnnouncer?
+    /// Where the facts go; nil for a replay (run by `hearthctl`), which re-creates state whose
+    /// facts were published when it first happened.
+    let publisher: EventPublisher?
 
     /// - Parameter extractor: the rules (`ProfileFactExtractor`) or a model with the rules behind it.
-    public init(extractor: any ProfileFactSource, announcer: ProfileFactAnnouncer? = nil) {
+    public init(extractor: any ProfileFactSource, publisher: EventPublisher? = nil) {
         self.extractor = extractor
-        self.announcer = announcer
+        self.publisher = publisher
     }
 
     public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
@@ -78,7 +64,7 @@ public struct ProfileExtractionProjection: Projection {
     }
 
     /// Records the message as read and, the first time only (a retried send is a second event
-    /// with the same message id), reads it for facts and publishes them. Without an announcer (a
+    /// with the same message id), reads it for facts and publishes them. Without a publisher (a
     /// replay rebuilding the table) nothing is read: the table records only which messages were
     /// read, so a rebuild reproduces it without asking the extractor, a model maybe, again.
     private func extract(_ message: ChatMessageSent, event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
@@ -90,7 +76,7 @@ public struct ProfileExtractionProjection: Projection {
             """, logger: logger)
         var isNew = false
         for try await _ in inserted { isNew = true }
-        guard isNew, let announcer else { return }
+        guard isNew, let publisher else { return }
         let rows = try await connection.query(
             "SELECT member_id, name FROM profile_subjects WHERE household_id = \(message.householdId) ORDER BY name, member_id", logger: logger)
         var memberIds: [String: UUID] = [:]
@@ -103,7 +89,7 @@ public struct ProfileExtractionProjection: Projection {
                 speaker: message.authorName, members: names))
         let published = Self.announcements(of: reading, from: message, memberIds: memberIds)
         for fact in published {
-            try await announcer.announce(fact, correlationId: event.metadata.correlationId, causationId: event.metadata.id.uuidString.lowercased())
+            _ = try await publisher.publish(fact, correlationId: event.metadata.correlationId, causationId: event.metadata.id.uuidString.lowercased())
         }
         Counter(label: "hearth_profile_facts_extracted_total").increment(by: published.count)
         logger.debug("profile facts extracted", metadata: ["message_id": "\(message.messageId)", "facts": "\(published.count)"])

@@ -68,7 +68,7 @@ public struct ServiceHost: Sendable {
     }
 
     /// Builds the clients: the producer and publisher first, so that projections which publish
-    /// (announcers, alerts) receive the publisher in their constructors.
+    /// (embedding and profile announcements, Google link alerts) receive it in their constructors.
     public init(
         settings: ServiceSettings, migrations: [Migration], projections: (EventPublisher) throws -> [any Projection] = { _ in [] }
     ) throws {

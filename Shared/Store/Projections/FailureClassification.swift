@@ -42,7 +42,7 @@ public enum FailureClassification {
             guard let state = error.serverInfo?[.sqlState] else { return transientClientCodes.contains(error.code) }
             return isTransient(sqlState: state)
         case let error as KafkaError:
-            // An announcer's publish inside `apply`: a broker away for a while (`_MSG_TIMED_OUT`)
+            // A projection's publish inside `apply`: a broker away for a while (`_MSG_TIMED_OUT`)
             // passes; a fatal producer does not.
             return error.isRetriable && !error.isFatal
         default:

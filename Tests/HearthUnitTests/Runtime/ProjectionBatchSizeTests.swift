@@ -8,7 +8,7 @@ import Testing
 
 /// A projection states its own batch size; `HEARTH_PROJECTION_BATCH_SIZE`, when set, wins.
 @Suite struct ProjectionBatchSizeTests {
-    let embedding = EmbeddingWorkerReadModels.projections(provider: MiniLMEmbeddingProvider(), announcer: nil)
+    let embedding = EmbeddingWorkerReadModels.projections(provider: MiniLMEmbeddingProvider(), publisher: nil)
     let households = GatewayReadModels.projections()
 
     @Test func embeddingProjectionsTakeSmallBatchesAndOthersTheDefault() throws {
