@@ -6,8 +6,11 @@ import Testing
 /// A database and a devbroker of a test's own: the state of a fresh `make run`, for tests that
 /// need an empty topic or leave a partition held. Both are removed afterwards, whatever happened.
 enum IsolatedStack {
-    static func with<T>(prefix: String, _ body: (_ databaseURL: String, _ broker: DevBrokerProcess) async throws -> T) async throws -> T {
-        let (database, url) = try await SeparateDatabase.create(prefix: prefix)
+    /// `template`: a database to copy instead of starting empty.
+    static func with<T>(
+        prefix: String, template: String? = nil, _ body: (_ databaseURL: String, _ broker: DevBrokerProcess) async throws -> T
+    ) async throws -> T {
+        let (database, url) = try await SeparateDatabase.create(prefix: prefix, template: template)
         let result: Result<T, any Error>
         do {
             let broker = try await DevBrokerProcess.start()
@@ -38,13 +41,23 @@ final class SeparateDatabase: Sendable {
         }
     }
 
-    /// Creates an empty database on the suite's server; its name and URL.
-    static func create(prefix: String) async throws -> (name: String, url: String) {
+    /// Creates a database on the suite's server, empty or a copy of `template`; its name and URL.
+    static func create(prefix: String, template: String? = nil) async throws -> (name: String, url: String) {
         let database = "\(prefix)_\(UUID().uuidString.prefix(8).lowercased())"
         let baseURL = try TestEnvironment.databaseURL()
         let url = try #require(baseURL.range(of: "/", options: .backwards).map { String(baseURL[..<$0.lowerBound]) + "/" + database })
+        let sql = "CREATE DATABASE \(database)" + (template.map { " TEMPLATE \($0)" } ?? "")
         try await TestEnvironment.withPostgres { client in
-            _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(database)"), logger: TestEnvironment.logger)
+            // A template's last session may still be leaving (Postgres refuses to copy a database
+            // someone is connected to) for a moment after its client closed.
+            for attempt in 1...10 {
+                do {
+                    _ = try await client.query(PostgresQuery(unsafeSQL: sql), logger: TestEnvironment.logger)
+                    return
+                } catch where template != nil && attempt < 10 {
+                    try await Task.sleep(for: .milliseconds(200))
+                }
+            }
         }
         return (database, url)
     }

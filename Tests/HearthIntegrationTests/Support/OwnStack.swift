@@ -23,6 +23,7 @@ struct OwnStack: SuiteTrait, TestTrait, TestScoping {
     }()
 
     static let slots = StackSlots(count: width)
+    static let migrated = MigratedTemplate()
 
     var isRecursive: Bool { true }
 
@@ -39,17 +40,39 @@ struct OwnStack: SuiteTrait, TestTrait, TestScoping {
                 let label = test.displayName.map { "\"\($0)\"" } ?? test.name
                 print("hearth-test-time: \(String(format: "%.1f", seconds)) \(label)")
             }
-            try await IsolatedStack.with(prefix: "hearth_test") { databaseURL, broker in
+            // Every executable's tables exist from the start, as on a Hearth that has run before: a
+            // test may prepare a table before it starts the service that owns it.
+            let template = try await Self.migrated.name()
+            try await IsolatedStack.with(prefix: "hearth_test", template: template) { databaseURL, broker in
                 try await TestEnvironment.$stack.withValue(TestStack(databaseURL: databaseURL, kafkaBootstrap: broker.bootstrap)) {
-                    // Every executable's tables exist from the start, as on a Hearth that has run
-                    // before: a test may prepare a table before it starts the service that owns it.
-                    try await TestEnvironment.withPostgres { client in
-                        try await MigrationRunner(client: client, logger: TestEnvironment.logger).apply(ReadModelCatalogue.allMigrations())
-                    }
                     try await function()
                 }
             }
         }
+    }
+}
+
+/// A database with every executable's migrations applied, made once per test run: each stack's
+/// database is a copy of it (`CREATE DATABASE … TEMPLATE`), so no test pays for the migrations.
+actor MigratedTemplate {
+    private var made: Task<String, any Error>?
+
+    func name() async throws -> String {
+        let making = made ?? Task {
+            let (name, url) = try await SeparateDatabase.create(prefix: "hearth_test_migrated")
+            let database = try SeparateDatabase(url: url)
+            do {
+                try await MigrationRunner(client: database.client, logger: TestEnvironment.logger).apply(ReadModelCatalogue.allMigrations())
+            } catch {
+                try? await database.close()
+                throw error
+            }
+            // A template must have no sessions while it is copied.
+            try await database.close()
+            return name
+        }
+        made = making
+        return try await making.value
     }
 }
 
