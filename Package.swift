@@ -81,10 +81,23 @@ let package = Package(
             path: "Shared/Domain",
             swiftSettings: swiftSettings
         ),
+        // Personal data in events: the data keys (Postgres, wrapped by the master key), sealing on
+        // publish and opening on read. Below the store, which seals and opens every event.
+        .target(
+            name: "HearthPrivacy",
+            dependencies: [
+                "HearthConfiguration", "HearthEvents",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Shared/Privacy",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "HearthStore",
             dependencies: [
-                "HearthEvents", "HearthKafka",
+                "HearthEvents", "HearthKafka", "HearthPrivacy",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
@@ -112,6 +125,7 @@ let package = Package(
         .target(
             name: "HearthRuntime",
             dependencies: [
+                "HearthPrivacy",
                 "HearthConfiguration",
                 "HearthStore", "HearthKafka", "HearthEvents",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -164,6 +178,7 @@ let package = Package(
             dependencies: [
                 "HearthConfiguration",
                 "HearthEvents",
+                "HearthPrivacy",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -181,6 +196,7 @@ let package = Package(
         .target(
             name: "GatewayService",
             dependencies: [
+                "HearthPrivacy",
                 "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthEvents", "HearthDomain", "HearthAssist", "HearthKnowledge", "HearthGoogle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -196,6 +212,7 @@ let package = Package(
         .target(
             name: "AssistOrchestratorService",
             dependencies: [
+                "HearthPrivacy",
                 "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthEvents", "HearthAssist", "HearthDomain", "HearthKnowledge",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -207,6 +224,7 @@ let package = Package(
         .target(
             name: "EmbeddingWorkerService",
             dependencies: [
+                "HearthPrivacy",
                 "HearthConfiguration", "HearthRuntime", "HearthKnowledge", "HearthDomain", "HearthKafka", "HearthEvents", "HearthStore",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -220,6 +238,7 @@ let package = Package(
         .target(
             name: "ProfileExtractorService",
             dependencies: [
+                "HearthPrivacy",
                 "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthEvents", "HearthDomain", "HearthAssist",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -232,6 +251,7 @@ let package = Package(
         .target(
             name: "CalendarSyncService",
             dependencies: [
+                "HearthPrivacy",
                 "HearthConfiguration", "HearthRuntime", "HearthDomain", "HearthGoogle", "HearthStore", "HearthEvents",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -248,6 +268,7 @@ let package = Package(
         .target(
             name: "NotifierService",
             dependencies: [
+                "HearthPrivacy",
                 "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthEvents", "HearthDomain",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -277,6 +298,7 @@ let package = Package(
         .target(
             name: "HearthCtlCommands",
             dependencies: [
+                "HearthPrivacy",
                 "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthEmbeddings", "HearthKnowledge", "HearthDomain",
                 "GatewayService", "AssistOrchestratorService", "EmbeddingWorkerService", "ProfileExtractorService",
                 "CalendarSyncService", "NotifierService",
@@ -302,7 +324,7 @@ let package = Package(
             name: "HearthUnitTests",
             dependencies: [
                 "HearthConfiguration", "HearthEvents", "HearthDomain", "HearthContent", "HearthStore", "HearthKafka", "HearthAssist", "HearthKnowledge", "HearthRuntime",
-                "GatewayService", "AssistOrchestratorService", "EmbeddingWorkerService", "ProfileExtractorService", "CalendarSyncService",
+                "HearthPrivacy", "GatewayService", "AssistOrchestratorService", "EmbeddingWorkerService", "ProfileExtractorService", "CalendarSyncService",
                 "NotifierService", "HearthCtlCommands",
             ],
             path: "Tests/HearthUnitTests",
@@ -319,7 +341,7 @@ let package = Package(
             name: "HearthIntegrationTests",
             dependencies: [
                 "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthKafka", "HearthEvents", "HearthDomain", "HearthAssist", "HearthKnowledge",
-                "GatewayService", "AssistOrchestratorService", "EmbeddingWorkerService", "ProfileExtractorService", "CalendarSyncService",
+                "HearthPrivacy", "GatewayService", "AssistOrchestratorService", "EmbeddingWorkerService", "ProfileExtractorService", "CalendarSyncService",
                 "NotifierService", "HearthCtlCommands",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -13,10 +13,20 @@ import PostgresNIO
 /// mirrored again, and one whose transaction rolled back is mirrored again idempotently (the
 /// client-chosen Google id makes a repeated insert a 409, which becomes an update). Google being
 /// busy or down is waited out inside the apply (see `GoogleCalendarClient`), never skipped.
+///
+/// From the users topic: `user.deletion_requested` ends the user's mirroring at once (their link
+/// and what was mirrored for them are forgotten; a restored account links again), `user.erased`
+/// removes what is left of them and the entries of the households erased with them.
 struct GoogleSyncProjection: Projection {
     let name = "google_sync"
-    let topics: [Topic] = [.calendar, .chores]
+    let topics: [Topic] = [.calendar, .chores, .users]
     let tables = ["google_links", "calendar_links", "google_sync_entries"]
+    /// What `apply` reads: the rest of the users topic, and the calendar feeds, are passed over.
+    let eventTypes: Set<String>? = [
+        GoogleLinkConnected.eventType, GoogleLinkDisconnected.eventType, GoogleLinkBroken.eventType,
+        CalendarEventCreated.eventType, CalendarEventUpdated.eventType, CalendarEventDeleted.eventType,
+        ChoreScheduled.eventType, RoutineScheduled.eventType, UserDeletionRequested.eventType, UserErased.eventType,
+    ]
 
     let calendar: GoogleCalendarClient
     let tokens: AccessTokens
@@ -70,10 +80,44 @@ struct GoogleSyncProjection: Projection {
                     continue
                 }
                 try await mirror(entry, household: routine.householdId, owner: routine.userId, event: event, on: connection, logger: logger)
+            case let requested as UserDeletionRequested:
+                await tokens.forget(requested.userId)
+                try await unlink(requested.userId, on: connection, logger: logger)
+            case let erased as UserErased:
+                await tokens.forget(erased.userId)
+                try await erase(erased, on: connection, logger: logger)
             default:
                 continue
             }
         }
+    }
+
+    /// Nothing more is mirrored for the user: without a link row no entry targets them. Their
+    /// mirrored entries are forgotten too (a new link after a restore inserts them again; Google
+    /// answers 409 for one it still holds, which becomes an update). The copies already in their
+    /// Google calendar stay there: their credentials are being revoked, and they are theirs.
+    private func unlink(_ user: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("DELETE FROM calendar_links WHERE user_id = \(user)", logger: logger)
+        try await connection.query("DELETE FROM google_links WHERE user_id = \(user)", logger: logger)
+    }
+
+    /// The user's link (if one was made since the request), the entries whose mirrored state they
+    /// wrote last (the title and place in it are theirs; a later change by someone else stores
+    /// the entry anew), and the erased households' entries with every user's mirror records of them.
+    /// Other users' records of the user's entries in households that outlive them stay, so that
+    /// deleting such an entry later still removes it from those users' calendars.
+    private func erase(_ erased: UserErased, on connection: PostgresConnection, logger: Logger) async throws {
+        try await unlink(erased.userId, on: connection, logger: logger)
+        try await connection.query(
+            """
+            DELETE FROM calendar_links WHERE hearth_id IN (
+                SELECT hearth_id FROM google_sync_entries WHERE household_id = ANY(\(erased.householdIds)::uuid[]))
+            """, logger: logger)
+        try await connection.query(
+            """
+            DELETE FROM google_sync_entries
+            WHERE owner_user_id = \(erased.userId) OR household_id = ANY(\(erased.householdIds)::uuid[])
+            """, logger: logger)
     }
 
     private func setStatus(of user: UUID, _ status: String, reason: String?, at time: Date, on connection: PostgresConnection, logger: Logger) async throws {

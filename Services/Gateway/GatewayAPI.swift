@@ -24,6 +24,8 @@ struct GatewayAPI: Sendable {
     let profile: ProfileRoutes
     let invites: InviteRoutes
     let users: UserRoutes
+    let account: AccountRoutes
+    let eraser: AccountEraser
     let feedback: FeedbackRoutes
     let admin: AdminRoutes
     let assist: AssistAPI
@@ -68,7 +70,8 @@ struct GatewayAPI: Sendable {
                 ledger: rateLimitLedger, clients: ClientAddressResolver(trustProxy: settings.trustProxy),
                 general: FixedWindowRateLimit(limit: settings.rateLimitPerMinute),
                 auth: FixedWindowRateLimit(limit: settings.authRateLimitPerMinute)),
-            authentication: BearerAuthentication(tokens: tokens),
+            authentication: BearerAuthentication(
+                tokens: tokens, standing: AccountStanding(client: host.postgres, changes: host.readModelChanges, logger: logger)),
             auth: AuthRoutes(
                 apple: AppleIdentityVerifier(keySet: AppleKeySet(url: settings.appleJWKSURL, logger: logger), clientId: settings.appleClientId),
                 tokens: tokens,
@@ -88,6 +91,9 @@ struct GatewayAPI: Sendable {
                 publisher: host.publisher, invites: InviteReadModel(client: host.postgres, logger: logger),
                 claims: InviteClaims(client: host.postgres, logger: logger), membership: membership, consistency: consistency),
             users: UserRoutes(publisher: host.publisher, users: userReadModel, membership: membership, consistency: consistency),
+            account: AccountRoutes(publisher: host.publisher, users: userReadModel, grace: settings.accountDeletionGrace),
+            eraser: AccountEraser(
+                client: host.postgres, keys: host.keys, publisher: host.publisher, interval: settings.erasureCheckInterval, logger: logger),
             feedback: FeedbackRoutes(publisher: host.publisher, membership: membership),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
             assist: try AssistAPI.make(host: host, settings: settings.assist, admins: settings.adminUserIds, membership: membership, consistency: consistency),
@@ -102,7 +108,7 @@ struct GatewayAPI: Sendable {
     }
 
     /// Services that run beside the HTTP server once migrations are applied.
-    var services: [any Service] { [janitor, chatStream.hub] + assist.services + notificationServices }
+    var services: [any Service] { [janitor, chatStream.hub, eraser] + assist.services + notificationServices }
 
     /// Registers every route. Every route registered here is listed by `GET /v1/admin/routes`
     /// and must be in openapi.json (a test compares the two).
@@ -123,6 +129,7 @@ struct GatewayAPI: Sendable {
         profile.register(on: authenticated)
         invites.register(on: authenticated)
         users.register(on: authenticated)
+        account.register(on: authenticated)
         feedback.register(on: authenticated)
         let adminOnly = authenticated.group("admin").add(middleware: AdminOnly(admins: settings.adminUserIds))
         admin.register(on: adminOnly)

@@ -30,7 +30,7 @@ struct IngestCommand: AsyncParsableCommand {
 
     func run() async throws {
         let correlationId = "ingest-\(UUID().uuidString.lowercased())"
-        let publisher = try connection.publisher(clientId: "hearthctl-ingest")
+        let publisher = try connection.publisher(clientId: "hearthctl-ingest", keys: nil)
 
         if !deletions.isEmpty {
             guard paths.isEmpty else { throw CLIFailure("--delete and paths cannot be combined") }

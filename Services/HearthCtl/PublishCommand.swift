@@ -25,8 +25,15 @@ struct PublishCommand: AsyncParsableCommand {
     static let outstandingLimit = 10_000
 
     func run() async throws {
+        let connection = connection
+        let logger = CLILogging.logger()
+        try await connection.withPostgres(logger: logger) { client in
+            try await Self.publish(publisher: try connection.publisher(clientId: "hearthctl-publish", keys: try connection.keys(client: client, logger: logger)))
+        }
+    }
+
+    private static func publish(publisher: EventPublisher) async throws {
         let fallbackCorrelationId = "publish-\(UUID().uuidString.lowercased())"
-        let publisher = try connection.publisher(clientId: "hearthctl-publish")
         let decoder = JSONDecoder.hearth()
         var input = StandardInputLines()
         var deliveries = Deliveries()
@@ -42,7 +49,7 @@ struct PublishCommand: AsyncParsableCommand {
                 usedFallback = usedFallback || event.correlationId == nil
                 let message: KafkaOutgoingMessage
                 do {
-                    message = try Self.message(event.payload, correlationId: event.correlationId ?? fallbackCorrelationId, publisher: publisher)
+                    message = try await Self.message(event.payload, correlationId: event.correlationId ?? fallbackCorrelationId, publisher: publisher)
                 } catch {
                     throw LineFailure(line: number, reason: "cannot encode the envelope: \(error)")
                 }
@@ -78,8 +85,8 @@ struct PublishCommand: AsyncParsableCommand {
     }
 
     /// Opens the payload's type, so the envelope is the typed `Envelope<P>` every service writes.
-    private static func message<P: EventPayload>(_ payload: P, correlationId: String, publisher: EventPublisher) throws -> KafkaOutgoingMessage {
-        try EventPublisher.message(for: publisher.envelope(payload, correlationId: correlationId))
+    private static func message<P: EventPayload>(_ payload: P, correlationId: String, publisher: EventPublisher) async throws -> KafkaOutgoingMessage {
+        try await publisher.message(for: publisher.envelope(payload, correlationId: correlationId))
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {

@@ -51,7 +51,7 @@ struct ReplayCommand: AsyncParsableCommand {
         let mismatched = try await connection.withPostgres(logger: logger) { client in
             var mismatched = 0
             for projection in selected {
-                let replayer = ProjectionReplayer(client: client, bootstrapServers: bootstrap, logger: logger)
+                let replayer = ProjectionReplayer(client: client, keys: try connection.keys(client: client, logger: logger), bootstrapServers: bootstrap, logger: logger)
                 let bar = ProgressBar(label: projection.name)
                 let report = try await replayer.rebuild(projection, dryRun: dryRun) { bar.update($0) }
                 bar.finish()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthEvents
+import HearthPrivacy
 import HearthKafka
 
 struct TailCommand: AsyncParsableCommand {
@@ -22,6 +23,7 @@ struct TailCommand: AsyncParsableCommand {
     @Option(help: "Only events with this correlation id.") var correlation: String?
     @Flag(help: "Print each event's exact JSON.") var raw = false
     @Flag(help: "Print one JSON summary per line.") var json = false
+    @Flag(help: "Leave personal fields sealed, as Kafka holds them (by default they are opened with the data keys).") var sealed = false
 
     @OptionGroup var connection: ConnectionOptions
 
@@ -51,8 +53,23 @@ struct TailCommand: AsyncParsableCommand {
         } catch {
             throw CLIFailure("cannot read \(topic) from Kafka at \(connection.kafkaBootstrap): \(error)")
         }
-        for try await message in KafkaRangeReader(bootstrapServers: connection.kafkaBootstrap, ranges: ranges, follow: follow, logger: logger) {
-            guard let event = EventSummary(topic: message.topic, partition: message.partition, offset: message.offset, value: message.value) else {
+        let reader = KafkaRangeReader(bootstrapServers: connection.kafkaBootstrap, ranges: ranges, follow: follow, logger: logger)
+        let start = since
+        if sealed {
+            try await show(reader, since: start) { $0 }
+        } else {
+            let connection = connection
+            try await connection.withPostgres(logger: logger) { client in
+                let keys = try connection.keys(client: client, logger: logger)
+                try await show(reader, since: start) { try await keys.open($0) }
+            }
+        }
+    }
+
+    private func show(_ reader: KafkaRangeReader, since: Date?, open: ([UInt8]) async throws -> [UInt8]) async throws {
+        for try await message in reader {
+            let value = try await open(message.value)
+            guard let event = EventSummary(topic: message.topic, partition: message.partition, offset: message.offset, value: value) else {
                 if type == nil && key == nil && correlation == nil && since == nil {
                     emitLine("\(message.topic)/\(message.partition)@\(message.offset)  (not a Hearth envelope: \(message.value.count) bytes)")
                 }
@@ -63,7 +80,7 @@ struct TailCommand: AsyncParsableCommand {
             if let correlation, event.correlationId != correlation { continue }
             if let since, let time = event.occurredDate, time < since { continue }
             if raw {
-                emitLine(String(decoding: message.value, as: UTF8.self))
+                emitLine(String(decoding: value, as: UTF8.self))
             } else if json {
                 emitLine(try JSONOutput.encode(event))
             } else {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthEvents
+import HearthPrivacy
 import PostgresNIO
 
 struct TraceCommand: AsyncParsableCommand {
@@ -33,9 +34,13 @@ struct TraceCommand: AsyncParsableCommand {
                 WHERE correlation_id IN (SELECT correlation_id FROM chains)
                 ORDER BY occurred_at, topic, partition, "offset" LIMIT 10000
                 """#, logger: logger)
+            // Personal fields opened with their keys; those whose key was destroyed (an erased
+            // user's) show as sealed.
+            let keys = try connection.keys(client: client, logger: logger)
             var events: [EventSummary] = []
             for try await (topic, partition, offset, envelope) in rows.decode((String, Int32, Int64, String).self) {
-                if let event = EventSummary(topic: topic, partition: partition, offset: offset, value: Array(envelope.utf8)) {
+                let value = try await keys.open(Array(envelope.utf8), leavingGoneSealed: true)
+                if let event = EventSummary(topic: topic, partition: partition, offset: offset, value: value) {
                     events.append(event)
                 }
             }

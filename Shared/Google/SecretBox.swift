@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HearthConfiguration
+import HearthPrivacy
 
 /// Why the secrets key could not be had.
 public struct SecretsKeyError: Error, CustomStringConvertible, Sendable {
@@ -35,54 +36,13 @@ public struct SecretBox: Sendable {
         HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data(purpose.utf8), outputByteCount: 32)
     }
 
-    /// `HEARTH_SECRETS_KEY`: 32 bytes as base64 or 64 hex digits. Without it, dev and test use a
-    /// key generated once under the run directory (shared by the executables of `make run`);
-    /// production has none and Google linking stays off.
+    /// `HEARTH_SECRETS_KEY` (read as every key is: `KeyMaterial`). Without it, dev and test use
+    /// a key generated once under the run directory; production has none and Google linking
+    /// stays off.
     public static func load(environment: EnvironmentReader, runDirectory: String, allowGenerated: Bool) throws -> SecretBox? {
-        if let text = environment.trimmed("HEARTH_SECRETS_KEY") {
-            return SecretBox(key: SymmetricKey(data: try decode(text)))
-        }
-        guard allowGenerated else { return nil }
-        let path = URL(fileURLWithPath: runDirectory).appendingPathComponent("secrets.key")
-        if let existing = try? String(contentsOf: path, encoding: .utf8) {
-            return SecretBox(key: SymmetricKey(data: try decode(existing.trimmingCharacters(in: .whitespacesAndNewlines))))
-        }
-        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let fresh = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        // Created exclusively: two executables starting together must not write two keys.
-        if FileManager.default.createFile(atPath: path.path, contents: Data(fresh.base64EncodedString().utf8), attributes: [.posixPermissions: 0o600]) {
-            if let written = try? String(contentsOf: path, encoding: .utf8) {
-                return SecretBox(key: SymmetricKey(data: try decode(written.trimmingCharacters(in: .whitespacesAndNewlines))))
-            }
-        }
-        return SecretBox(key: SymmetricKey(data: fresh))
-    }
-
-    static func decode(_ text: String) throws -> Data {
-        if text.count == 64, let bytes = hex(text) { return bytes }
-        guard let data = Data(base64Encoded: text), data.count == 32 else {
-            throw SecretsKeyError("HEARTH_SECRETS_KEY must be 32 bytes as base64 or 64 hex digits")
-        }
-        return data
-    }
-
-    static func hex(_ text: String) -> Data? {
-        var bytes = Data()
-        var iterator = text.utf8.makeIterator()
-        while let high = iterator.next(), let low = iterator.next() {
-            guard let h = nibble(high), let l = nibble(low) else { return nil }
-            bytes.append(h << 4 | l)
-        }
-        return bytes
-    }
-
-    static func nibble(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 48...57: byte - 48
-        case 97...102: byte - 87
-        case 65...70: byte - 55
-        default: nil
-        }
+        try KeyMaterial.load(
+            "HEARTH_SECRETS_KEY", fileName: "secrets.key", environment: environment, runDirectory: runDirectory, allowGenerated: allowGenerated
+        ).map(SecretBox.init(key:))
     }
 }
 

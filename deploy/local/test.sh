@@ -75,6 +75,10 @@ export HEARTH_DATABASE_URL
 export HEARTH_KAFKA_BOOTSTRAP="$DEVBROKER_BOOTSTRAP"
 export HEARTH_BIN_PATH="$BIN"
 export HEARTH_TEST=1
+# One master key for the run: the services of every test stack, hearthctl and the tests' own
+# key rings must all open what the others sealed.
+HEARTH_MASTER_KEY="$(head -c 32 /dev/urandom | base64)"
+export HEARTH_MASTER_KEY
 # The chaos suite's Postgres faults (HEARTH_CHAOS=long) freeze and restart this server.
 export HEARTH_TEST_PG_DATA="$HEARTH_ROOT/$PG_DATA_DIR" HEARTH_TEST_PG_PORT="$PG_PORT"
 log "HEARTH_DATABASE_URL=$HEARTH_DATABASE_URL HEARTH_KAFKA_BOOTSTRAP=$HEARTH_KAFKA_BOOTSTRAP"

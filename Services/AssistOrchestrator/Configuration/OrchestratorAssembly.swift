@@ -30,7 +30,7 @@ struct OrchestratorAssembly {
             logger: logger)
         let search = try knowledgeSearch(host: host, mode: settings.recipeSearch)
         let runner = AssistRunner(
-            sink: RunEventSink(producer: runProducer, source: host.settings.serviceName),
+            sink: RunEventSink(producer: runProducer, source: host.settings.serviceName, publisher: host.publisher),
             router: router,
             safety: SafetyGate(policy: try SafetyPolicy.load()),
             meals: MealsFlow(catalogue: recipes, matcher: matcher, search: search, logger: logger),
@@ -44,7 +44,7 @@ struct OrchestratorAssembly {
         let instance = "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8).lowercased())"
         let consumer = try AssistRequestConsumer(
             bootstrapServers: host.settings.kafkaBootstrap, settings: settings,
-            claims: RunClaims(client: host.postgres, instance: instance, logger: logger), runner: runner, logger: logger)
+            claims: RunClaims(client: host.postgres, instance: instance, logger: logger), runner: runner, keys: host.keys, logger: logger)
         host.readiness.addCheck("consumer:assist.requests") { consumer.isAssigned }
         logger.info("assist orchestrator configured", metadata: [
             "recipes": "\(recipes.recipes.count)", "max_concurrent_runs": "\(settings.maxConcurrentRuns)",

@@ -1,6 +1,7 @@
 import Foundation
 import HearthEvents
 import HearthKafka
+import HearthPrivacy
 import HearthStore
 import Logging
 import Metrics
@@ -19,11 +20,14 @@ struct AssistRequestConsumer: Service {
     let settings: OrchestratorSettings
     let claims: RunClaims
     let runner: AssistRunner
+    /// Opens the requests' sealed goals, texts and household details.
+    let keys: DataKeyRing
     let logger: Logger
     private let consumer: KafkaConsumer
 
-    init(bootstrapServers: String, settings: OrchestratorSettings, claims: RunClaims, runner: AssistRunner, logger: Logger) throws {
+    init(bootstrapServers: String, settings: OrchestratorSettings, claims: RunClaims, runner: AssistRunner, keys: DataKeyRing, logger: Logger) throws {
         self.settings = settings
+        self.keys = keys
         self.claims = claims
         self.runner = runner
         self.logger = logger
@@ -53,7 +57,8 @@ struct AssistRequestConsumer: Service {
                         // How long the request waited in Kafka (producer and consumer clocks are
                         // the same host's in tests; across hosts it is only indicative).
                         let waitedMs = message.timestamp.map { max(0, Int(Date().timeIntervalSince($0) * 1000)) }
-                        guard let (request, metadata) = decode(message, decoder: decoder) else {
+                        guard let opened = await open(message) else { break }  // shutting down
+                        guard let (request, metadata) = decode(message, value: opened, decoder: decoder) else {
                             consumer.storeOffsets([message.topicPartition: message.offset + 1])
                             continue
                         }
@@ -114,9 +119,30 @@ struct AssistRequestConsumer: Service {
         return .stopping
     }
 
-    private func decode(_ message: KafkaMessage, decoder: JSONDecoder) -> (IntakeRequest, EventMetadata)? {
+    /// The request with its sealed fields opened, retrying while the key store cannot be read (a
+    /// request is never skipped for that); nil only when shutting down. A value that does not
+    /// open (altered) is passed on as it is, and refused by `decode` as malformed; a key not loaded
+    /// yet is waited for.
+    private func open(_ message: KafkaMessage) async -> [UInt8]? {
+        var backoff = Duration.milliseconds(50)
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            do {
+                return try await keys.open(message.value)
+            } catch let refused as PrivacyError where refused.keyId == nil {
+                logger.error("an assist request's sealed fields do not open", metadata: ["offset": "\(message.offset)", "error": "\(refused)"])
+                return message.value
+            } catch {
+                logger.warning("cannot read the data keys yet, retrying", metadata: ["error": "\(String(reflecting: error))"])
+                try? await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(5))
+            }
+        }
+        return nil
+    }
+
+    private func decode(_ message: KafkaMessage, value: [UInt8], decoder: JSONDecoder) -> (IntakeRequest, EventMetadata)? {
         do {
-            switch try EventCatalogue.hearth.decode(Data(message.value), hint: EventHeaders.typeHint(of: message), decoder: decoder) {
+            switch try EventCatalogue.hearth.decode(Data(value), hint: EventHeaders.typeHint(of: message), decoder: decoder) {
             case .event(let event):
                 switch event.payload {
                 case let plan as AssistRequested: return (.plan(plan), event.metadata)

@@ -8,12 +8,21 @@ import PostgresNIO
 ///
 /// A run's events share a key, so they arrive in publication order: `assist.run_started`, its
 /// `assist.run_event`s, `assist.run_completed`. A batch is written in at most four statements
-/// whatever its size (runs opened, stream events, metrics, then one update of the touched runs),
-/// because a streamed plan is dozens of events and the projection must keep up with the stream.
+/// whatever its size (runs opened, stream events, metrics, then one update of the touched runs;
+/// a fifth when it holds an erasure), because a streamed plan is dozens of events and the
+/// projection must keep up with the stream.
+///
+/// `user.erased` (users topic) removes the user's runs, the runs it names and those of the
+/// households erased with the user. The users topic comes last: a rebuild reads archived history
+/// topic by topic in this order, so the erasure lands after the runs it rebuilt.
 public struct AssistRunsProjection: Projection {
     public let name = "assist_runs"
-    public let topics: [Topic] = [.assistEvents]
+    public let topics: [Topic] = [.assistEvents, .users]
     public let tables = ["agent_runs", "run_metrics", "assist_run_events"]
+    /// Of the users topic only the erasure matters.
+    public let eventTypes: Set<String>? = [
+        AssistRunStarted.eventType, AssistRunEvent.eventType, AssistRunCompleted.eventType, UserErased.eventType,
+    ]
     /// Stream events are read from their JSON text: their `data` (a whole plan, for `final`) is
     /// stored as it arrived, so decoding it into a tree would be wasted.
     public var rawPayloadTypes: [String: Int] { [AssistRunEvent.eventType: AssistRunEvent.version] }
@@ -39,6 +48,7 @@ public struct AssistRunsProjection: Projection {
         var metricRows = MetricRows()
         var updates: [UUID: RunUpdate] = [:]
         var updateOrder: [UUID] = []
+        var erasures: [UserErased] = []
         func touch(_ run: UUID, _ change: (inout RunUpdate) -> Void) {
             if updates[run] == nil { updateOrder.append(run) }
             change(&updates[run, default: RunUpdate()])
@@ -80,6 +90,8 @@ public struct AssistRunsProjection: Projection {
                     metricRows.append(run: payload.runId, attempt: index + 1, attempt, at: event.metadata.occurredAt)
                 }
                 touch(payload.runId) { $0.completed = (payload, event.metadata.occurredAt) }
+            case let payload as UserErased:
+                erasures.append(payload)
             default:
                 continue
             }
@@ -91,6 +103,31 @@ public struct AssistRunsProjection: Projection {
         if !updateOrder.isEmpty {
             try await update(updateOrder.map { ($0, updates[$0]!) }, encoder: encoder, on: connection, logger: logger)
         }
+        // Last, after the batch's runs are written: an erased user's run cannot go on after the
+        // erasure, so whatever of theirs this batch wrote is theirs to remove too.
+        if !erasures.isEmpty { try await erase(erasures, on: connection, logger: logger) }
+    }
+
+    /// Deletes the runs of the erased users, the runs their events name (whose keys were destroyed
+    /// with theirs) and the runs of the erased households, with the runs' stream and metrics rows.
+    /// One statement, so `agent_runs` (which has no household index) is scanned once.
+    private func erase(_ erasures: [UserErased], on connection: PostgresConnection, logger: Logger) async throws {
+        let users = erasures.map(\.userId)
+        let runs = erasures.flatMap(\.runIds)
+        let households = erasures.flatMap(\.householdIds)
+        try await connection.query(
+            """
+            WITH gone AS (
+                DELETE FROM agent_runs
+                WHERE run_id = ANY(\(runs)::uuid[]) OR user_id = ANY(\(users)::uuid[]) OR household_id = ANY(\(households)::uuid[])
+                RETURNING run_id
+            ), erased AS (
+                SELECT run_id FROM gone UNION SELECT unnest(\(runs)::uuid[])
+            ), stream AS (
+                DELETE FROM assist_run_events WHERE run_id IN (SELECT run_id FROM erased)
+            )
+            DELETE FROM run_metrics WHERE run_id IN (SELECT run_id FROM erased)
+            """, logger: logger)
     }
 
     private func insertRuns(_ runs: [(AssistRunStarted, Date)], on connection: PostgresConnection, logger: Logger) async throws {

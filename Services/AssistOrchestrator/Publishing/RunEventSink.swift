@@ -1,5 +1,6 @@
 import HearthEvents
 import HearthKafka
+import HearthPrivacy
 import HearthStore
 import Metrics
 
@@ -11,6 +12,9 @@ import Metrics
 struct RunEventSink: Sendable {
     let producer: KafkaProducer
     let source: String
+    /// The publisher whose keys seal the runs' personal fields (its key per run), and which
+    /// writes every event but the stream's.
+    let publisher: EventPublisher
 
     func enqueue<P: EventPayload>(_ payload: P, correlationId: String, causationId: String?) async throws -> KafkaPendingDelivery {
         let envelope = Envelope(payload, correlationId: correlationId, causationId: causationId, source: source)
@@ -18,11 +22,16 @@ struct RunEventSink: Sendable {
         if let streamEvent = envelope as? Envelope<AssistRunEvent> {
             // Stream events carry the plan: their envelope is written by hand (the same
             // document, several times faster than JSONEncoder). Other events take the usual way.
+            var sealedData: String?
+            if let keys = publisher.keys {
+                let key = try await keys.sealingKey(for: "run:\(streamEvent.data.runId.uuidString.lowercased())")
+                sealedData = try SealedField.seal(streamEvent.data.data, with: key, eventType: AssistRunEvent.eventType, path: "data")
+            }
             message = KafkaOutgoingMessage(
-                topic: P.topic.name, key: envelope.metadata.key, value: try streamEvent.jsonBytes(),
+                topic: P.topic.name, key: envelope.metadata.key, value: try streamEvent.jsonBytes(sealedData: sealedData),
                 headers: EventHeaders.make(for: envelope.metadata))
         } else {
-            message = try EventPublisher.message(for: envelope)
+            message = try await publisher.message(for: envelope)
         }
         let delivery = try await producer.sendPipelined(message)
         Counter(label: "hearth_events_produced_total", dimensions: [("topic", P.topic.name), ("type", P.eventType)]).increment()

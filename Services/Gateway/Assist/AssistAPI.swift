@@ -46,7 +46,7 @@ struct AssistAPI: Sendable {
             configuration: KafkaProducerConfiguration(
                 bootstrapServers: host.settings.kafkaBootstrap, clientId: "hearth-gateway-assist", lingerMs: settings.lingerMs),
             logger: logger)
-        let hub = RunEventHub(bootstrapServers: host.settings.kafkaBootstrap, fetchWaitMs: settings.fetchWaitMs, logger: logger)
+        let hub = RunEventHub(bootstrapServers: host.settings.kafkaBootstrap, fetchWaitMs: settings.fetchWaitMs, keys: host.keys, logger: logger)
         host.readiness.addCheck("follower:assist.events") { hub.isFollowing }
         let runs = RunReadModel(client: host.postgres, logger: logger)
         let quota = MonthlyQuota(client: host.postgres, limit: settings.monthlyQuota, logger: logger)

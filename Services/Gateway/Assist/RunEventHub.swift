@@ -1,6 +1,7 @@
 import Foundation
 import HearthEvents
 import HearthKafka
+import HearthPrivacy
 import HearthStore
 import Logging
 import ServiceLifecycle
@@ -26,7 +27,11 @@ final class RunEventHub: Service, Sendable {
     private let subscribers = StreamSubscribers<String, RunStreamItem>()
     private let following = Atomic<Bool>(false)
 
-    init(bootstrapServers: String, fetchWaitMs: Int, logger: Logger) {
+    /// Opens each run's sealed event data (sealed with the run's key).
+    private let keys: DataKeyRing
+
+    init(bootstrapServers: String, fetchWaitMs: Int, keys: DataKeyRing, logger: Logger) {
+        self.keys = keys
         follower = LiveTopicFollower(
             topic: .assistEvents, bootstrapServers: bootstrapServers, fetchWaitMs: fetchWaitMs, errorBackoffMs: 10, logger: logger)
     }
@@ -54,15 +59,15 @@ final class RunEventHub: Service, Sendable {
     func run() async throws {
         await follower.run(
             positioned: { [self] in following.store($0, ordering: .releasing) },
-            handle: { [self] message in Self.dispatch(message, to: subscribers) })
+            handle: { [self] message in await Self.dispatch(message, to: subscribers, keys: keys) })
         subscribers.finishAll()
     }
 
     /// Events of runs nobody here is waiting for are dropped after a glance at the key.
-    private static func dispatch(_ message: KafkaMessage, to subscribers: StreamSubscribers<String, RunStreamItem>) {
+    private static func dispatch(_ message: KafkaMessage, to subscribers: StreamSubscribers<String, RunStreamItem>, keys: DataKeyRing) async {
         guard let keyBytes = message.key else { return }
         let waiting = subscribers.waiting(on: String(decoding: keyBytes, as: UTF8.self))
-        guard !waiting.isEmpty, let event = RunEventDispatcher.decode(message) else { return }
+        guard !waiting.isEmpty, let event = await RunEventDispatcher.decode(message, keys: keys) else { return }
         for continuation in waiting { continuation.yield(.event(event)) }
     }
 }
@@ -70,10 +75,11 @@ final class RunEventHub: Service, Sendable {
 /// Turns `assist.run_event` messages into stream text, reading the envelope's JSON without
 /// decoding the event's data (a whole plan, passed on as the orchestrator wrote it).
 private enum RunEventDispatcher {
-    static func decode(_ message: KafkaMessage) -> RunStreamEventText? {
+    static func decode(_ message: KafkaMessage, keys: DataKeyRing) async -> RunStreamEventText? {
         // Other event types of the topic (run started/completed) are for the read models.
         guard let hint = EventHeaders.typeHint(of: message), hint.type == AssistRunEvent.eventType, hint.version == AssistRunEvent.version,
-              let event = AssistRunEventText(envelope: message.value)
+              let value = try? await keys.open(message.value),
+              let event = AssistRunEventText(envelope: value)
         else { return nil }
         return RunStreamEventText(seq: event.seq, event: event.event, data: event.data, elapsedMs: event.elapsedMs)
     }

@@ -5,11 +5,13 @@ import HTTPTypes
 import Hummingbird
 
 /// Requires `Authorization: Bearer <Hearth token>` and puts the user id on the context. Every
-/// failure is a 401 with the JSON error body, never a 500.
+/// failure is a 401 with the JSON error body, never a 500; an account being deleted answers 403
+/// outside the routes that show or restore it (`AccountStanding`).
 struct BearerAuthentication: RouterMiddleware {
     typealias Context = HearthRequestContext
 
     let tokens: HearthTokens
+    let standing: AccountStanding
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization] else {
@@ -19,14 +21,16 @@ struct BearerAuthentication: RouterMiddleware {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw Self.unauthorized("the Authorization header must be `Bearer <token>`")
         }
-        let userId: UUID
+        let verified: VerifiedToken
         do {
-            userId = try await tokens.verify(Self.trimmed(parts[1]))
+            verified = try await tokens.verify(Self.trimmed(parts[1]))
         } catch {
             throw Self.unauthorized(error.description)
         }
+        try await standing.check(verified.userId, issuedAt: verified.issuedAt, method: request.method.rawValue, path: request.uri.path)
         var context = context
-        context.userId = userId.uuidString.lowercased()
+        context.userId = verified.userId.uuidString.lowercased()
+        context.tokenIssuedAt = verified.issuedAt
         context.logger[metadataKey: "user_id"] = .string(context.userId!)
         return try await next(request, context)
     }

@@ -2,6 +2,12 @@ import Foundation
 import HearthDomain
 import JWTKit
 
+/// Who a verified token speaks for, and when it was issued (a sign-in's time).
+struct VerifiedToken: Sendable, Equatable {
+    let userId: UUID
+    let issuedAt: Date?
+}
+
 /// Issues and verifies Hearth's own bearer tokens: RS256, `sub` = user id, 24 hours.
 struct HearthTokens: Sendable {
     struct Issued: Sendable {
@@ -39,7 +45,7 @@ struct HearthTokens: Sendable {
 
     /// The user a token speaks for. Header rules first (RS256 and our `kid`, before any key is
     /// used), then the signature, then the claims.
-    func verify(_ token: String, now: Date = Date()) async throws(TokenRejection) -> UUID {
+    func verify(_ token: String, now: Date = Date()) async throws(TokenRejection) -> VerifiedToken {
         if let known = verifiedTokens.user(for: token, now: now) { return known }
         let header = try TokenHeader.parse(token)
         try policy.check(header)
@@ -54,8 +60,9 @@ struct HearthTokens: Sendable {
         }
         try policy.check(verified.claims, now: now)
         guard let subject = verified.claims.subject, let userId = UUID(uuidString: subject) else { throw .missingSubject }
+        let result = VerifiedToken(userId: userId, issuedAt: verified.iat?.value)
         // Only tokens with an expiry are remembered (the policy requires one anyway).
-        if let expiresAt = verified.claims.expiresAt { verifiedTokens.remember(token, userId: userId, expiresAt: expiresAt) }
-        return userId
+        if let expiresAt = verified.claims.expiresAt { verifiedTokens.remember(token, verified: result, expiresAt: expiresAt) }
+        return result
     }
 }

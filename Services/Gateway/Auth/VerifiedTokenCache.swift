@@ -9,7 +9,7 @@ import Synchronization
 /// the token's expiry; the cache is bounded and simply starts over when full.
 final class VerifiedTokenCache: Sendable {
     private struct Entry {
-        let userId: UUID
+        let token: VerifiedToken
         let expiresAt: Date
     }
 
@@ -20,21 +20,21 @@ final class VerifiedTokenCache: Sendable {
         self.capacity = capacity
     }
 
-    func user(for token: String, now: Date) -> UUID? {
+    func user(for token: String, now: Date) -> VerifiedToken? {
         entries.withLock { entries in
             guard let entry = entries[token] else { return nil }
             guard now < entry.expiresAt else {
                 entries[token] = nil
                 return nil
             }
-            return entry.userId
+            return entry.token
         }
     }
 
-    func remember(_ token: String, userId: UUID, expiresAt: Date) {
+    func remember(_ token: String, verified: VerifiedToken, expiresAt: Date) {
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[token] = Entry(userId: userId, expiresAt: expiresAt)
+            entries[token] = Entry(token: verified, expiresAt: expiresAt)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HearthEvents
 import HearthKafka
+import HearthPrivacy
 import HearthStore
 import Logging
 import ServiceLifecycle
@@ -42,7 +43,11 @@ final class ChatStreamHub: Service, Sendable {
     private let subscribers = StreamSubscribers<String, ChatStreamItem>()
     private let following = Atomic<Bool>(false)
 
-    init(bootstrapServers: String, logger: Logger) {
+    /// Opens the sealed text and author name of the messages it passes on.
+    private let keys: DataKeyRing
+
+    init(bootstrapServers: String, keys: DataKeyRing, logger: Logger) {
+        self.keys = keys
         follower = LiveTopicFollower(
             topic: .chats, bootstrapServers: bootstrapServers, fetchWaitMs: 50, errorBackoffMs: 50, logger: logger)
     }
@@ -58,17 +63,18 @@ final class ChatStreamHub: Service, Sendable {
     func run() async throws {
         await follower.run(
             positioned: { [self] in following.store($0, ordering: .releasing) },
-            handle: { [self] message in Self.dispatch(message, to: subscribers) })
+            handle: { [self] message in await Self.dispatch(message, to: subscribers, keys: keys) })
         subscribers.finishAll()
     }
 
     /// Events of chats nobody here is watching are dropped after a glance at the key.
-    private static func dispatch(_ message: KafkaMessage, to subscribers: StreamSubscribers<String, ChatStreamItem>) {
+    private static func dispatch(_ message: KafkaMessage, to subscribers: StreamSubscribers<String, ChatStreamItem>, keys: DataKeyRing) async {
         guard let keyBytes = message.key else { return }
         let waiting = subscribers.waiting(on: String(decoding: keyBytes, as: UTF8.self))
         guard !waiting.isEmpty, let hint = EventHeaders.typeHint(of: message),
               hint.type == ChatMessageSent.eventType || hint.type == ChatRead.eventType,
-              case .event(let decoded)? = try? EventCatalogue.hearth.decode(Data(message.value), hint: hint)
+              let value = try? await keys.open(message.value),
+              case .event(let decoded)? = try? EventCatalogue.hearth.decode(Data(value), hint: hint)
         else { return }
         let item: ChatStreamItem
         switch decoded.payload {

@@ -24,7 +24,7 @@ struct ChatStreamRoutes: Sendable {
     static let maxReplay = 500
 
     static func make(host: ServiceHost, chats: ChatReadModel, heartbeat: Duration) -> ChatStreamRoutes {
-        let hub = ChatStreamHub(bootstrapServers: host.settings.kafkaBootstrap, logger: host.logger)
+        let hub = ChatStreamHub(bootstrapServers: host.settings.kafkaBootstrap, keys: host.keys, logger: host.logger)
         host.readiness.addCheck("follower:chats") { hub.isFollowing }
         return ChatStreamRoutes(chats: chats, hub: hub, heartbeatInterval: heartbeat)
     }

@@ -24,6 +24,10 @@ public struct GatewaySettings: Sendable {
     var chatStreamHeartbeat: Duration
     var notificationsHeartbeat: Duration
     var assist: AssistSettings
+    /// How long a deleted account can still be restored before its data is erased.
+    var accountDeletionGrace: TimeInterval
+    /// How often the eraser looks for accounts whose grace period is over.
+    var erasureCheckInterval: Duration
     /// `POST /v1/auth/dev` exists only in dev and test.
     var devSignInEnabled: Bool
     var runDirectory: String
@@ -58,6 +62,8 @@ public struct GatewaySettings: Sendable {
             chatStreamHeartbeat: .seconds(try environment.int("HEARTH_CHAT_STREAM_HEARTBEAT_S", default: 15, range: 1...3600)),
             notificationsHeartbeat: .seconds(try environment.int("HEARTH_NOTIFICATIONS_HEARTBEAT_S", default: 15, range: 1...3600)),
             assist: try AssistSettings.load(from: service),
+            accountDeletionGrace: try environment.decimal("HEARTH_ACCOUNT_DELETION_GRACE_DAYS", default: 7, range: 0...365) * 86_400,
+            erasureCheckInterval: .seconds(try environment.int("HEARTH_ERASURE_CHECK_SECONDS", default: 10, range: 1...86_400)),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,
             isProduction: service.mode == .production)

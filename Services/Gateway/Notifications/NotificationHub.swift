@@ -1,6 +1,7 @@
 import Foundation
 import HearthEvents
 import HearthKafka
+import HearthPrivacy
 import HearthStore
 import Logging
 import ServiceLifecycle
@@ -26,7 +27,11 @@ final class NotificationHub: Service, Sendable {
     private let subscribers = StreamSubscribers<UUID, InboxItem>()
     private let following = Atomic<Bool>(false)
 
-    init(bootstrapServers: String, logger: Logger) {
+    /// Opens the sealed title and body of the notifications it passes on.
+    private let keys: DataKeyRing
+
+    init(bootstrapServers: String, keys: DataKeyRing, logger: Logger) {
+        self.keys = keys
         follower = LiveTopicFollower(
             topic: .notifications, bootstrapServers: bootstrapServers, fetchWaitMs: 50, errorBackoffMs: 50, logger: logger)
     }
@@ -41,14 +46,15 @@ final class NotificationHub: Service, Sendable {
     func run() async throws {
         await follower.run(
             positioned: { [self] in following.store($0, ordering: .releasing) },
-            handle: { [self] message in Self.dispatch(message, to: subscribers) })
+            handle: { [self] message in await Self.dispatch(message, to: subscribers, keys: keys) })
         subscribers.finishAll()
     }
 
-    private static func dispatch(_ message: KafkaMessage, to subscribers: StreamSubscribers<UUID, InboxItem>) {
+    private static func dispatch(_ message: KafkaMessage, to subscribers: StreamSubscribers<UUID, InboxItem>, keys: DataKeyRing) async {
         guard let hint = EventHeaders.typeHint(of: message), hint.type == NotificationSent.eventType else { return }
         guard !subscribers.isEmpty else { return }
-        guard case .event(let decoded)? = try? EventCatalogue.hearth.decode(Data(message.value), hint: hint),
+        guard let value = try? await keys.open(message.value),
+              case .event(let decoded)? = try? EventCatalogue.hearth.decode(Data(value), hint: hint),
               let sent = decoded.payload as? NotificationSent, sent.channel == "inbox"
         else { return }
         let waiting = subscribers.waiting(on: sent.userId)

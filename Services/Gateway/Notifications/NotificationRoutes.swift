@@ -25,7 +25,7 @@ struct NotificationRoutes: Sendable {
     let heartbeatInterval: Duration
 
     static func make(host: ServiceHost, membership: MembershipReadModel, heartbeat: Duration) -> (routes: NotificationRoutes, services: [any Service]) {
-        let hub = NotificationHub(bootstrapServers: host.settings.kafkaBootstrap, logger: host.logger)
+        let hub = NotificationHub(bootstrapServers: host.settings.kafkaBootstrap, keys: host.keys, logger: host.logger)
         host.readiness.addCheck("follower:notifications") { hub.isFollowing }
         let routes = NotificationRoutes(
             publisher: host.publisher, membership: membership, inbox: InboxReadModel(client: host.postgres, logger: host.logger), hub: hub,

@@ -6,11 +6,17 @@ import PostgresNIO
 
 /// The assistant's proposed actions (`assistant_actions`) and the audit log of decisions on them
 /// (`assistant_audit_log`), from the assistant topic. A decision applies only to an action still
-/// proposed, so a redelivered or duplicate decision changes nothing.
+/// proposed, so a redelivered or duplicate decision changes nothing. `user.erased` (users topic)
+/// removes the actions of the households erased with the user and the actions the user asked for.
 public struct AssistantActionsProjection: Projection {
     public let name = "assistant_actions"
-    public let topics: [Topic] = [.assistant]
+    public let topics: [Topic] = [.assistant, .users]
     public let tables = ["assistant_actions", "assistant_audit_log"]
+    /// Every type of the assistant topic this projection reads, and only `user.erased` of the
+    /// users topic (registrations and profile updates are passed over undecoded).
+    public let eventTypes: Set<String>? = [
+        AssistantActionProposed.eventType, AssistantActionExecuted.eventType, AssistantActionRejected.eventType, UserErased.eventType,
+    ]
 
     public init() {}
 
@@ -37,10 +43,24 @@ public struct AssistantActionsProjection: Projection {
                 try await decide(
                     rejected.actionId, household: rejected.householdId, decision: "rejected", by: rejected.rejectedBy,
                     effect: nil, event: event, on: connection, logger: logger)
+            case let erased as UserErased:
+                try await erase(erased, on: connection, logger: logger)
             default:
                 continue
             }
         }
+    }
+
+    /// `user.erased`: both tables forget the households erased with the user; the actions
+    /// proposed for the user (`proposed_for`: who asked the assistant) go in every household.
+    /// The audit log of a household that stays is kept whole: it is the household's record of
+    /// who decided what, and the user appears in it only as an id.
+    private func erase(_ erased: UserErased, on connection: PostgresConnection, logger: Logger) async throws {
+        if !erased.householdIds.isEmpty {
+            try await connection.query("DELETE FROM assistant_audit_log WHERE household_id = ANY(\(erased.householdIds))", logger: logger)
+            try await connection.query("DELETE FROM assistant_actions WHERE household_id = ANY(\(erased.householdIds))", logger: logger)
+        }
+        try await connection.query("DELETE FROM assistant_actions WHERE proposed_for = \(erased.userId)", logger: logger)
     }
 
     private func decide(

@@ -10,10 +10,19 @@ import PostgresNIO
 ///
 /// The sequence is kept by the projection (the larger of the event's and one past the row's), so
 /// it grows with every change even when two writers raced on the same stale read.
+///
+/// `user.erased` (users topic) removes the entries of the households erased with the user, and
+/// the user's own entries that belong to no household.
 public struct CalendarEntriesProjection: Projection {
     public let name = "calendar_entries"
-    public let topics: [Topic] = [.calendar, .chores]
+    public let topics: [Topic] = [.calendar, .chores, .users]
     public let tables = ["calendar_entries"]
+    /// The types of the calendar and chores topics this projection reads (feed and Google link
+    /// events are passed over undecoded), and only `user.erased` of the users topic.
+    public let eventTypes: Set<String>? = [
+        CalendarEventCreated.eventType, CalendarEventUpdated.eventType, CalendarEventDeleted.eventType,
+        ChoreScheduled.eventType, RoutineScheduled.eventType, UserErased.eventType,
+    ]
 
     public init() {}
 
@@ -39,10 +48,24 @@ public struct CalendarEntriesProjection: Projection {
                 try await upsertChore(chore, event: event, on: connection, logger: logger)
             case let routine as RoutineScheduled:
                 try await upsertRoutine(routine, event: event, on: connection, logger: logger)
+            case let erased as UserErased:
+                try await erase(erased, on: connection, logger: logger)
             default:
                 continue
             }
         }
+    }
+
+    /// `user.erased`: every entry of the households erased with the user (tombstones included:
+    /// they still hold titles), and the user's entries without a household (personal events,
+    /// chores and routines they alone owned). Entries they own in households that stay are the
+    /// household's calendar and are kept.
+    private func erase(_ erased: UserErased, on connection: PostgresConnection, logger: Logger) async throws {
+        if !erased.householdIds.isEmpty {
+            try await connection.query("DELETE FROM calendar_entries WHERE household_id = ANY(\(erased.householdIds))", logger: logger)
+        }
+        try await connection.query(
+            "DELETE FROM calendar_entries WHERE household_id IS NULL AND owner_user_id = \(erased.userId)", logger: logger)
     }
 
     private func upsert(
@@ -107,11 +130,18 @@ extension CalendarEntriesProjection {
     }
 }
 
-/// `calendar_feeds`: secret feed URLs by token hash, from calendar.feed_created|revoked.
+/// `calendar_feeds`: secret feed URLs by token hash, from calendar.feed_created|revoked. A user's
+/// feeds are deleted when they ask for their account's deletion (`user.deletion_requested`, users
+/// topic), and a household's when it is erased (`user.erased`).
 public struct CalendarFeedsProjection: Projection {
     public let name = "calendar_feeds"
-    public let topics: [Topic] = [.calendar]
+    public let topics: [Topic] = [.calendar, .users]
     public let tables = ["calendar_feeds"]
+    /// The feed events of the calendar topic (entries and Google link events are passed over
+    /// undecoded), and of the users topic only the deletion request and the erasure.
+    public let eventTypes: Set<String>? = [
+        CalendarFeedCreated.eventType, CalendarFeedRevoked.eventType, UserDeletionRequested.eventType, UserErased.eventType,
+    ]
 
     public init() {}
 
@@ -131,6 +161,19 @@ public struct CalendarFeedsProjection: Projection {
                     UPDATE calendar_feeds SET revoked_at = \(event.metadata.occurredAt)
                     WHERE feed_id = \(revoked.feedId) AND revoked_at IS NULL
                     """, logger: logger)
+            case let requested as UserDeletionRequested:
+                // Revoked at once, not at erasure: the rows are deleted, so the tokens stop serving
+                // and nothing of the feeds is left to erase later. A cancelled deletion
+                // (`user.deletion_cancelled`) brings no feed back; the user creates a new one.
+                try await connection.query("DELETE FROM calendar_feeds WHERE user_id = \(requested.userId)", logger: logger)
+            case let erased as UserErased:
+                // The feeds of the households erased with the user (other members' included), and
+                // any of the user's own still here (none live: they went at the request, and a
+                // pending account can create none).
+                if !erased.householdIds.isEmpty {
+                    try await connection.query("DELETE FROM calendar_feeds WHERE household_id = ANY(\(erased.householdIds))", logger: logger)
+                }
+                try await connection.query("DELETE FROM calendar_feeds WHERE user_id = \(erased.userId)", logger: logger)
             default:
                 continue
             }

@@ -4,11 +4,17 @@ import HearthStore
 import Logging
 import PostgresNIO
 
-/// `chats`, `chat_members` and `chat_messages`, from the chats topic.
+/// `chats`, `chat_members` and `chat_messages`, from the chats topic, less what `user.erased`
+/// (on the users topic) removes.
 public struct ChatsProjection: Projection {
     public let name = "chats"
-    public let topics: [Topic] = [.chats]
+    public let topics: [Topic] = [.chats, .users]
     public let tables = ["chats", "chat_members", "chat_messages"]
+    /// Every type of the chats topic this projection reads, and only `user.erased` of the users
+    /// topic (registrations and profile updates are passed over undecoded).
+    public let eventTypes: Set<String>? = [
+        ChatCreated.eventType, ChatMessageSent.eventType, ChatRead.eventType, UserErased.eventType,
+    ]
 
     public init() {}
 
@@ -44,9 +50,40 @@ public struct ChatsProjection: Projection {
                     WHERE cm.chat_id = \(read.chatId) AND cm.user_id = \(read.userId) AND m.message_id = \(read.upTo)
                       AND m.chat_id = cm.chat_id AND (cm.read_up_to_seq IS NULL OR cm.read_up_to_seq < m.seq)
                     """, logger: logger)
+            case let erased as UserErased:
+                try await erase(erased, on: connection, logger: logger)
             default:
                 continue
             }
         }
+    }
+
+    /// `user.erased`: the chats of the households erased with the user go with everything in them;
+    /// the user leaves every other chat; the messages they sent in chats that stay are kept as a
+    /// deleted user's, with the values a replay reads once their key is destroyed
+    /// (`ChatMessageSent`'s erased `author_name` and `text`), so a rebuild gives the same rows.
+    /// `author_id` and `client_id` are ids, kept so the thread and read receipts still hold.
+    private func erase(_ erased: UserErased, on connection: PostgresConnection, logger: Logger) async throws {
+        if !erased.householdIds.isEmpty {
+            // Messages and members first: they are found through the chats of those households.
+            try await connection.query(
+                """
+                DELETE FROM chat_messages
+                WHERE chat_id IN (SELECT chat_id FROM chats WHERE household_id = ANY(\(erased.householdIds)))
+                """, logger: logger)
+            try await connection.query(
+                """
+                DELETE FROM chat_members
+                WHERE chat_id IN (SELECT chat_id FROM chats WHERE household_id = ANY(\(erased.householdIds)))
+                """, logger: logger)
+            try await connection.query("DELETE FROM chats WHERE household_id = ANY(\(erased.householdIds))", logger: logger)
+        }
+        try await connection.query("DELETE FROM chat_members WHERE user_id = \(erased.userId)", logger: logger)
+        // Rows already anonymised (a redelivered erasure) are not rewritten.
+        try await connection.query(
+            """
+            UPDATE chat_messages SET author_name = 'deleted user', body = ''
+            WHERE author_id = \(erased.userId) AND (author_name <> 'deleted user' OR body <> '')
+            """, logger: logger)
     }
 }

@@ -4,14 +4,18 @@ import HearthStore
 import Logging
 import PostgresNIO
 
-/// `household_members` and `household_invites`, from the households topic. A projection of its
-/// own beside `households` so that each owns its tables and can be replayed alone.
+/// `household_members` and `household_invites`, from the households topic, less the households
+/// erased with their last adult (`user.erased`, on the users topic). A projection of its own
+/// beside `households` so that each owns its tables and can be replayed alone.
 public struct HouseholdMembersProjection: Projection {
     public let name = "household_members"
-    public let topics: [Topic] = [.households]
+    public let topics: [Topic] = [.households, .users]
     public let tables = ["household_members", "household_invites"]
-    /// Most of the topic is `household.upserted`, which this projection does not read.
-    public let eventTypes: Set<String>? = [HouseholdMemberAdded.eventType, HouseholdInviteCreated.eventType, HouseholdInviteAccepted.eventType]
+    /// Most of the households topic is `household.upserted`, and most of the users topic
+    /// registrations and profile updates, which this projection does not read.
+    public let eventTypes: Set<String>? = [
+        HouseholdMemberAdded.eventType, HouseholdInviteCreated.eventType, HouseholdInviteAccepted.eventType, UserErased.eventType,
+    ]
     /// The gateway caches household reads, which list the members (`HouseholdResponseCache`).
     public let announcesChanges = true
 
@@ -45,10 +49,22 @@ public struct HouseholdMembersProjection: Projection {
                     UPDATE household_invites SET accepted_by = \(accepted.userId), accepted_at = \(event.metadata.occurredAt)
                     WHERE code = \(accepted.code) AND household_id = \(accepted.householdId) AND accepted_by IS NULL
                     """, logger: logger)
+            case let erased as UserErased:
+                try await erase(erased, on: connection, logger: logger)
             default:
                 continue
             }
         }
+    }
+
+    /// `user.erased`: the members and invites of the households erased with the user are removed.
+    /// Nothing else is: a member is a person the household plans for, not linked to a user id
+    /// (`added_by` is who added them), and the ids in `created_by` / `accepted_by` of the
+    /// invites of households that stay are not personal data.
+    private func erase(_ erased: UserErased, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !erased.householdIds.isEmpty else { return }
+        try await connection.query("DELETE FROM household_members WHERE household_id = ANY(\(erased.householdIds))", logger: logger)
+        try await connection.query("DELETE FROM household_invites WHERE household_id = ANY(\(erased.householdIds))", logger: logger)
     }
 
     /// Checked before Postgres sees it, so a bad date is parked as an invalid event instead of

@@ -4,12 +4,15 @@ import HearthStore
 import Logging
 import PostgresNIO
 
-/// `households`: the current name and preferences of each household, from `household.upserted`.
+/// `households`: the current name and preferences of each household, from `household.upserted`,
+/// less the households erased with their last adult (`user.erased`, on the users topic).
 public struct HouseholdsProjection: Projection {
     public let name = "households"
-    public let topics: [Topic] = [.households]
+    public let topics: [Topic] = [.households, .users]
     public let tables = ["households"]
-    public let eventTypes: Set<String>? = [HouseholdUpserted.eventType]
+    /// Of the users topic only `user.erased` is read: registrations and profile updates, most of
+    /// that topic, are passed over undecoded.
+    public let eventTypes: Set<String>? = [HouseholdUpserted.eventType, UserErased.eventType]
     /// The gateway caches household reads (`HouseholdResponseCache`).
     public let announcesChanges = true
 
@@ -28,6 +31,16 @@ public struct HouseholdsProjection: Projection {
         var rows: [UUID: Row] = [:]
         var order: [UUID] = []
         for event in events {
+            if let erased = event.payload as? UserErased {
+                // The upserts collected so far are written first, so the erasure removes what
+                // came before it and an upsert after it in the batch is applied after it, as
+                // applying one by one would.
+                try await write(rows, order: order, on: connection, logger: logger)
+                rows = [:]
+                order = []
+                try await erase(erased, on: connection, logger: logger)
+                continue
+            }
             guard let upserted = event.payload as? HouseholdUpserted else { continue }
             guard Int32(exactly: upserted.householdVersion) != nil, upserted.householdVersion > 0 else {
                 throw InvalidEvent(reason: "household_version \(upserted.householdVersion) is out of range", position: event.position)
@@ -49,6 +62,19 @@ public struct HouseholdsProjection: Projection {
                 rows[id] = Row(event: upserted, eventId: event.metadata.id, createdAt: event.metadata.occurredAt, updatedAt: event.metadata.occurredAt, changes: 1)
             }
         }
+        try await write(rows, order: order, on: connection, logger: logger)
+    }
+
+    /// `user.erased`: the households erased with the user (those they were the only adult of)
+    /// are removed. Households that stay keep their row: `user_id` (who last changed it) is an id,
+    /// not personal data, and the rest belongs to the household.
+    private func erase(_ erased: UserErased, on connection: PostgresConnection, logger: Logger) async throws {
+        guard !erased.householdIds.isEmpty else { return }
+        try await connection.query("DELETE FROM households WHERE household_id = ANY(\(erased.householdIds))", logger: logger)
+    }
+
+    /// Writes the collapsed upserts in one statement.
+    private func write(_ rows: [UUID: Row], order: [UUID], on connection: PostgresConnection, logger: Logger) async throws {
         guard !order.isEmpty else { return }
         var ids: [UUID] = [], names: [String] = [], hasName: [Bool] = [], prefs: [String] = [], versions: [Int32] = []
         var users: [String] = [], hasUser: [Bool] = [], changes: [Int32] = [], created: [String] = [], updated: [String] = [], eventIds: [UUID] = []

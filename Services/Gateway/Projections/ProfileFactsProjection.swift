@@ -10,10 +10,18 @@ import PostgresNIO
 /// Safety rule: a fact that makes plans safer (an allergy or intolerance being added) constrains
 /// at once, before anyone confirms it; a fact that lifts a constraint does so only once a
 /// household member confirms it. Rejecting an added fact lifts the constraint it created.
+///
+/// `user.erased` (users topic) removes the profile of the households erased with the user, and
+/// the facts quoted from messages the user wrote.
 public struct ProfileFactsProjection: Projection {
     public let name = "profile_facts"
-    public let topics: [Topic] = [.profile]
+    public let topics: [Topic] = [.profile, .users]
     public let tables = ["profile_facts", "profile_constraints"]
+    /// Every type of the profile topic this projection reads, and only `user.erased` of the
+    /// users topic (registrations and profile updates are passed over undecoded).
+    public let eventTypes: Set<String>? = [
+        ProfileFactExtracted.eventType, ProfileFactConfirmed.eventType, ProfileFactRejected.eventType, UserErased.eventType,
+    ]
 
     static let constrainingKinds: Set<String> = ["allergy", "intolerance"]
 
@@ -66,9 +74,35 @@ public struct ProfileFactsProjection: Projection {
                 try await connection.query(
                     "DELETE FROM profile_constraints WHERE household_id = \(rejected.householdId) AND source_fact_id = \(rejected.factId)",
                     logger: logger)
+            case let erased as UserErased:
+                try await erase(erased, on: connection, logger: logger)
             default:
                 continue
             }
         }
+    }
+
+    /// `user.erased`: the facts and constraints of the households erased with the user go; in the
+    /// households that stay, the facts whose `quoted_span` quotes a message the user wrote go too.
+    ///
+    /// A fact does not name its message's author, so the author is read from `chat_messages`
+    /// (the chats projection's table; it keeps `author_id` of an erased user's messages). That
+    /// finds every message projected before the erasure, which live is all of them: the erasure
+    /// comes a grace period after the deletion request, and from the request on the user can send
+    /// nothing.
+    ///
+    /// The constraints such facts created stay (safety rule: an allergy holds until its fact is
+    /// rejected or a removal is confirmed, and erasing who said it does neither); they hold the
+    /// household's data (subject, kind, value), not the user's words.
+    private func erase(_ erased: UserErased, on connection: PostgresConnection, logger: Logger) async throws {
+        if !erased.householdIds.isEmpty {
+            try await connection.query("DELETE FROM profile_constraints WHERE household_id = ANY(\(erased.householdIds))", logger: logger)
+            try await connection.query("DELETE FROM profile_facts WHERE household_id = ANY(\(erased.householdIds))", logger: logger)
+        }
+        try await connection.query(
+            """
+            DELETE FROM profile_facts
+            WHERE message_id IN (SELECT message_id FROM chat_messages WHERE author_id = \(erased.userId))
+            """, logger: logger)
     }
 }

@@ -4,8 +4,9 @@ import HearthStore
 import Logging
 import PostgresNIO
 
-/// `users` and `user_households`, from the users topic: who each user is, and which household
-/// they belong to. Authorization reads `user_households` on every household-scoped request.
+/// `users` and `user_households`, from the users topic: who each user is, which household they
+/// belong to, and where their account's deletion stands. Authorization reads `user_households` on
+/// every household-scoped request, and the deletion columns on every authenticated one.
 public struct UsersProjection: Projection {
     public let name = "users"
     public let topics: [Topic] = [.users]
@@ -33,7 +34,13 @@ public struct UsersProjection: Projection {
                     ON CONFLICT (user_id) DO UPDATE SET
                         provider = COALESCE(users.provider, EXCLUDED.provider),
                         subject = COALESCE(users.subject, EXCLUDED.subject),
-                        display_name = COALESCE(users.display_name, EXCLUDED.display_name)
+                        display_name = COALESCE(users.display_name, EXCLUDED.display_name),
+                        -- Signing up again after being erased starts a new account (the id is
+                        -- derived from the same Apple account); old sessions stay refused.
+                        registered_at = CASE WHEN users.erased_at IS NULL THEN users.registered_at ELSE EXCLUDED.registered_at END,
+                        deletion_requested_at = CASE WHEN users.erased_at IS NULL THEN users.deletion_requested_at END,
+                        erase_after = CASE WHEN users.erased_at IS NULL THEN users.erase_after END,
+                        erased_at = NULL
                     """, logger: logger)
             case let profile as UserProfileUpdated:
                 try await connection.query(
@@ -60,6 +67,33 @@ public struct UsersProjection: Projection {
                         joined_at = EXCLUDED.joined_at,
                         last_event_id = EXCLUDED.last_event_id
                     WHERE user_households.household_id <> EXCLUDED.household_id
+                    """, logger: logger)
+            case let requested as UserDeletionRequested:
+                try await connection.query(
+                    """
+                    UPDATE users SET deletion_requested_at = \(requested.requestedAt), erase_after = \(requested.eraseAfter),
+                        sessions_valid_after = GREATEST(sessions_valid_after, \(requested.requestedAt)),
+                        updated_at = \(occurredAt), last_event_id = \(eventId)
+                    WHERE user_id = \(requested.userId) AND erased_at IS NULL
+                    """, logger: logger)
+            case let cancelled as UserDeletionCancelled:
+                try await connection.query(
+                    """
+                    UPDATE users SET deletion_requested_at = NULL, erase_after = NULL, updated_at = \(occurredAt), last_event_id = \(eventId)
+                    WHERE user_id = \(cancelled.userId) AND erased_at IS NULL
+                    """, logger: logger)
+            case let erased as UserErased:
+                // A tombstone without anything personal: the id and when, so that sessions stay
+                // refused and the eraser does not take the user up again.
+                try await connection.query(
+                    """
+                    UPDATE users SET provider = NULL, subject = NULL, display_name = NULL, locale = NULL, time_zone = NULL,
+                        erased_at = \(occurredAt), updated_at = \(occurredAt), last_event_id = \(eventId)
+                    WHERE user_id = \(erased.userId)
+                    """, logger: logger)
+                try await connection.query(
+                    """
+                    DELETE FROM user_households WHERE user_id = \(erased.userId) OR household_id = ANY(\(erased.householdIds))
                     """, logger: logger)
             default:
                 continue

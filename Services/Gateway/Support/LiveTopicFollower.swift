@@ -19,7 +19,7 @@ struct LiveTopicFollower: Sendable {
 
     /// Returns at shutdown. `positioned(true)` once reading (events published from then on are
     /// handled), `positioned(false)` when it stops.
-    func run(positioned: @Sendable (Bool) -> Void, handle: @Sendable (KafkaMessage) -> Void) async {
+    func run(positioned: @Sendable (Bool) -> Void, handle: @Sendable (KafkaMessage) async -> Void) async {
         let partitions = (0..<Int32(topic.partitions)).map { KafkaTopicPartition(topic: topic.name, partition: $0) }
         guard var next = await startOffsets(partitions) else { return }
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
@@ -35,7 +35,7 @@ struct LiveTopicFollower: Sendable {
                     positioned(true)
                     while let message = try await iterator.next() {
                         next[message.topicPartition] = message.offset + 1
-                        handle(message)
+                        await handle(message)
                     }
                 } onGracefulShutdown: {
                     reader.cancel()

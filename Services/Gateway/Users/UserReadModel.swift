@@ -11,6 +11,9 @@ struct UserView: Encodable, Sendable {
     var timeZone: String?
     @OptionalLowercaseID var householdId: UUID?
     var registeredAt: Date?
+    /// Present while the account's deletion is pending: when it was asked for, and when the
+    /// account is erased unless restored.
+    var deletion: PendingDeletion?
 
     enum CodingKeys: String, CodingKey {
         case userId = "user_id"
@@ -20,6 +23,20 @@ struct UserView: Encodable, Sendable {
         case timeZone = "time_zone"
         case householdId = "household_id"
         case registeredAt = "registered_at"
+        case deletion
+    }
+}
+
+/// An account's deletion as `users` holds it.
+struct PendingDeletion: Encodable, Sendable {
+    var requestedAt: Date?
+    var eraseAfter: Date?
+    var erasedAt: Date?
+
+    enum CodingKeys: String, CodingKey {
+        case requestedAt = "requested_at"
+        case eraseAfter = "erase_after"
+        case erasedAt = "erased_at"
     }
 }
 
@@ -30,12 +47,25 @@ struct UserReadModel: Sendable {
     func find(_ id: UUID) async throws -> UserView? {
         let rows = try await client.query(
             """
-            SELECT u.user_id, u.provider, u.display_name, u.locale, u.time_zone, m.household_id, u.registered_at
+            SELECT u.user_id, u.provider, u.display_name, u.locale, u.time_zone, m.household_id, u.registered_at,
+                   u.deletion_requested_at, u.erase_after
             FROM users u LEFT JOIN user_households m ON m.user_id = u.user_id
-            WHERE u.user_id = \(id)
+            WHERE u.user_id = \(id) AND u.erased_at IS NULL
             """, logger: logger)
-        for try await row in rows.decode((UUID, String?, String?, String?, String?, UUID?, Date).self) {
-            return UserView(userId: row.0, provider: row.1, displayName: row.2, locale: row.3, timeZone: row.4, householdId: row.5, registeredAt: row.6)
+        for try await row in rows.decode((UUID, String?, String?, String?, String?, UUID?, Date, Date?, Date?).self) {
+            return UserView(
+                userId: row.0, provider: row.1, displayName: row.2, locale: row.3, timeZone: row.4, householdId: row.5, registeredAt: row.6,
+                deletion: row.7.map { PendingDeletion(requestedAt: $0, eraseAfter: row.8, erasedAt: nil) })
+        }
+        return nil
+    }
+
+    /// Where the account's deletion stands: nil when it was never asked for (or was restored).
+    func deletion(of id: UUID) async throws -> PendingDeletion? {
+        let rows = try await client.query(
+            "SELECT deletion_requested_at, erase_after, erased_at FROM users WHERE user_id = \(id)", logger: logger)
+        for try await (requested, eraseAfter, erased) in rows.decode((Date?, Date?, Date?).self) where requested != nil || erased != nil {
+            return PendingDeletion(requestedAt: requested, eraseAfter: eraseAfter, erasedAt: erased)
         }
         return nil
     }
@@ -52,11 +82,12 @@ struct UserReadModel: Sendable {
             """
             SELECT u.user_id, u.provider, u.display_name, u.locale, u.time_zone, m.household_id, u.registered_at
             FROM users u LEFT JOIN user_households m ON m.user_id = u.user_id
+            WHERE u.erased_at IS NULL
             ORDER BY u.registered_at, u.user_id LIMIT \(limit) OFFSET \(offset)
             """, logger: logger)
         var users: [UserView] = []
         for try await row in rows.decode((UUID, String?, String?, String?, String?, UUID?, Date).self) {
-            users.append(UserView(userId: row.0, provider: row.1, displayName: row.2, locale: row.3, timeZone: row.4, householdId: row.5, registeredAt: row.6))
+            users.append(UserView(userId: row.0, provider: row.1, displayName: row.2, locale: row.3, timeZone: row.4, householdId: row.5, registeredAt: row.6, deletion: nil))
         }
         return users
     }

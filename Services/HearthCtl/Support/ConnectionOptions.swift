@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HearthConfiguration
 import HearthKafka
+import HearthPrivacy
 import HearthRuntime
 import HearthStore
 import Logging
@@ -16,11 +17,26 @@ struct ConnectionOptions: ParsableArguments {
     var kafkaBootstrap: String = EnvironmentReader().string("HEARTH_KAFKA_BOOTSTRAP", default: ServiceSettings.defaultKafkaBootstrap)
 
     /// The services' envelope writer over a producer of the CLI's own; events say `source: hearthctl`.
-    func publisher(clientId: String) throws -> EventPublisher {
+    /// With `keys`, personal fields are sealed as the services seal them.
+    func publisher(clientId: String, keys: DataKeyRing?) throws -> EventPublisher {
         EventPublisher(
             producer: try KafkaProducer(
                 configuration: KafkaProducerConfiguration(bootstrapServers: kafkaBootstrap, clientId: clientId), logger: CLILogging.logger()),
-            source: "hearthctl")
+            source: "hearthctl", keys: keys)
+    }
+
+    /// The data keys, under the master key the services use: `HEARTH_MASTER_KEY`, else the one
+    /// `make run` generated under `$HEARTH_RUN_DIR`. The CLI never makes a master key of its own:
+    /// keys it wrapped would open nowhere else.
+    func keys(client: PostgresClient, logger: Logger) throws -> DataKeyRing {
+        let environment = EnvironmentReader()
+        let runDirectory = environment.string("HEARTH_RUN_DIR", default: ".run")
+        let generatedExists = FileManager.default.fileExists(atPath: URL(fileURLWithPath: runDirectory).appendingPathComponent("master.key").path)
+        guard environment.trimmed("HEARTH_MASTER_KEY") != nil || generatedExists else {
+            throw CLIFailure("set HEARTH_MASTER_KEY (the services' master key), or HEARTH_RUN_DIR to the run directory of make run")
+        }
+        let master = try MasterKey.load(environment: environment, runDirectory: runDirectory, allowGenerated: true)
+        return DataKeyRing(client: client, wrapping: master, logger: logger)
     }
 
     /// Runs `body` with a Postgres client that is running for exactly that long.

@@ -1,6 +1,7 @@
 import Foundation
 import HearthEvents
 import HearthKafka
+import HearthPrivacy
 import HearthStore
 
 /// What `tail`, `trace` and `dlq list` print for one event: its metadata and a one-line summary
@@ -65,6 +66,7 @@ struct EventSummary: Encodable {
             case .null: return "null"
             case .bool(let flag): return String(flag)
             case .number(let number): return number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+            case .string(let text) where text.hasPrefix(SealedField.prefix): return "«sealed»"
             case .string(let text): return text.count > 40 ? "\"\(text.prefix(37))...\"" : "\"\(text)\""
             case .array(let items):
                 if depth > 0 { return "[\(items.count)]" }

@@ -8,10 +8,16 @@ import PostgresNIO
 /// channel, marked read by `notification.read`. The notification id is derived from the reminder
 /// generation, so an outcome published twice (a crash between publishing and marking it
 /// published) is still one row.
+///
+/// `user.erased` empties the user's inbox. The users topic comes last: a rebuild reads archived
+/// history topic by topic in this order, so the erasure lands after the notifications it
+/// rebuilt instead of before them.
 public struct NotificationInboxProjection: Projection {
     public let name = "notification_inbox"
-    public let topics: [Topic] = [.notifications]
+    public let topics: [Topic] = [.notifications, .users]
     public let tables = ["notification_inbox"]
+    /// Of the users topic only the erasure matters.
+    public let eventTypes: Set<String>? = [NotificationSent.eventType, NotificationRead.eventType, UserErased.eventType]
 
     public init() {}
 
@@ -32,6 +38,8 @@ public struct NotificationInboxProjection: Projection {
                     UPDATE notification_inbox SET read_at = \(occurredAt)
                     WHERE notification_id = \(read.notificationId) AND user_id = \(read.userId) AND read_at IS NULL
                     """, logger: logger)
+            case let erased as UserErased:
+                try await connection.query("DELETE FROM notification_inbox WHERE user_id = \(erased.userId)", logger: logger)
             default:
                 continue
             }

@@ -6,7 +6,11 @@ import PostgresNIO
 
 /// `notification_devices`, `notification_webhooks` and `notification_settings`: where and when a
 /// user's notifications may go. From the notifications topic (device, webhook and settings
-/// events) and the users topic (the profile's time zone).
+/// events) and the users topic (the profile's time zone, account deletion).
+///
+/// `user.deletion_requested` takes every way of reaching the user away at once; `user.erased`
+/// removes what is left (targets registered again before the erasure). The users topic comes
+/// last: a rebuild reads archived history topic by topic in this order.
 public struct NotificationTargetsProjection: Projection {
     public let name = "notification_targets"
     public let topics: [Topic] = [.notifications, .users]
@@ -80,9 +84,41 @@ public struct NotificationTargetsProjection: Projection {
                     ON CONFLICT (user_id) DO UPDATE SET
                         profile_time_zone = EXCLUDED.profile_time_zone, updated_at = EXCLUDED.updated_at
                     """, logger: logger)
+            case let requested as UserDeletionRequested:
+                try await remove(requested.userId, changedBy: occurredAt, on: connection, logger: logger)
+            case let erased as UserErased:
+                try await remove(erased.userId, changedBy: nil, on: connection, logger: logger)
             default:
                 continue
             }
         }
+    }
+
+    /// Deletes the user's devices, webhooks (with the dispatcher's health rows of them, whose last
+    /// error may quote the user's endpoint) and settings. With `changedBy`, only rows last changed
+    /// by an event up to then: a rebuild applies the request after the notifications topic, so a
+    /// device registered again after a cancelled deletion must outlive it there as it did live.
+    private func remove(_ user: UUID, changedBy: Date?, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            DELETE FROM webhook_health WHERE webhook_id IN (
+                SELECT webhook_id FROM notification_webhooks
+                WHERE user_id = \(user) AND (\(changedBy)::timestamptz IS NULL OR updated_at <= \(changedBy)::timestamptz))
+            """, logger: logger)
+        try await connection.query(
+            """
+            DELETE FROM notification_webhooks
+            WHERE user_id = \(user) AND (\(changedBy)::timestamptz IS NULL OR updated_at <= \(changedBy)::timestamptz)
+            """, logger: logger)
+        try await connection.query(
+            """
+            DELETE FROM notification_devices
+            WHERE user_id = \(user) AND (\(changedBy)::timestamptz IS NULL OR updated_at <= \(changedBy)::timestamptz)
+            """, logger: logger)
+        try await connection.query(
+            """
+            DELETE FROM notification_settings
+            WHERE user_id = \(user) AND (\(changedBy)::timestamptz IS NULL OR updated_at <= \(changedBy)::timestamptz)
+            """, logger: logger)
     }
 }

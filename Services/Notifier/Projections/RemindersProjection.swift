@@ -11,10 +11,20 @@ import PostgresNIO
 ///
 /// The dispatcher reads this table and keeps its own state beside it (`reminder_dispatch`): a
 /// new `due_at` here is a new generation it delivers again.
+///
+/// From the users topic: `user.deletion_requested` cancels the user's reminders at once and
+/// `user.erased` removes them (and those of the households erased with the user) together with
+/// the dispatcher's rows about them. The users topic comes last: a rebuild reads archived
+/// history topic by topic in this order, so the account events land after the reminders.
 public struct RemindersProjection: Projection {
     public let name = "reminders"
-    public let topics: [Topic] = [.reminders, .chores]
+    public let topics: [Topic] = [.reminders, .chores, .users]
     public let tables = ["reminders"]
+    /// Of the chores and users topics only these matter.
+    public let eventTypes: Set<String>? = [
+        ReminderRequested.eventType, ReminderCancelled.eventType, ChoreScheduled.eventType,
+        UserDeletionRequested.eventType, UserErased.eventType,
+    ]
 
     public init() {}
 
@@ -46,10 +56,52 @@ public struct RemindersProjection: Projection {
                     """, logger: logger)
             case let chore as ChoreScheduled:
                 try await applyChore(chore, occurredAt: occurredAt, eventId: eventId, on: connection, logger: logger)
+            case let requested as UserDeletionRequested:
+                // Cancelled rather than deleted: the rows are the user's until the erasure, and a
+                // restored account keeps them cancelled (the dispatcher skips a cancelled reminder).
+                // Only rows last changed up to the request: a rebuild applies it after the
+                // reminders topic, where a reminder requested after a cancelled deletion must stay
+                // pending as it did live. The queued generations go, so none is claimed again.
+                try await connection.query(
+                    """
+                    WITH cancelled AS (
+                        UPDATE reminders SET status = 'cancelled', updated_at = \(occurredAt), last_event_id = \(eventId)
+                        WHERE user_id = \(requested.userId) AND status = 'pending' AND updated_at <= \(occurredAt)
+                        RETURNING reminder_id
+                    )
+                    DELETE FROM reminder_dispatch WHERE reminder_id IN (SELECT reminder_id FROM cancelled)
+                    """, logger: logger)
+            case let erased as UserErased:
+                try await erase(erased, on: connection, logger: logger)
             default:
                 continue
             }
         }
+    }
+
+    /// The user's reminders and those of the households erased with them go, and with them the
+    /// dispatcher's queue, delivery records and attempt log about them (the log holds the titles
+    /// and bodies sent). The dispatcher's tables come first: they are found through `reminders`.
+    private func erase(_ erased: UserErased, on connection: PostgresConnection, logger: Logger) async throws {
+        let user = erased.userId
+        let households = erased.householdIds
+        try await connection.query(
+            """
+            DELETE FROM notification_deliveries WHERE reminder_id IN (
+                SELECT reminder_id FROM reminders WHERE user_id = \(user) OR household_id = ANY(\(households)::uuid[]))
+            """, logger: logger)
+        try await connection.query(
+            """
+            DELETE FROM reminder_dispatch WHERE reminder_id IN (
+                SELECT reminder_id FROM reminders WHERE user_id = \(user) OR household_id = ANY(\(households)::uuid[]))
+            """, logger: logger)
+        try await connection.query(
+            """
+            DELETE FROM notification_log WHERE user_id = \(user) OR reminder_id IN (
+                SELECT reminder_id FROM reminders WHERE user_id = \(user) OR household_id = ANY(\(households)::uuid[]))
+            """, logger: logger)
+        try await connection.query(
+            "DELETE FROM reminders WHERE user_id = \(user) OR household_id = ANY(\(households)::uuid[])", logger: logger)
     }
 
     /// The occurrence's local `at`, read in the event's zone, else the zone the notifier knows

@@ -10,12 +10,18 @@ import PostgresNIO
 /// Fact ids derive from the message and the fact, so a message redelivered after a crash (the
 /// facts published, the offset not yet committed) publishes the same facts again and every
 /// reader keeps one of each.
+///
+/// `user.erased` (users topic) removes the households erased with the user: their subjects and
+/// which of their messages were read. A read message is kept as ids alone, with no author, so
+/// the user's messages in households that outlive them hold nothing of theirs here. The users
+/// topic comes last: a rebuild reads archived history topic by topic in this order, so the
+/// erasure lands after the rows it rebuilt.
 public struct ProfileExtractionProjection: Projection {
     public let name = "profile_extraction"
-    public let topics: [Topic] = [.households, .chats]
+    public let topics: [Topic] = [.households, .chats, .users]
     public let tables = ["profile_subjects", "profile_extracted_messages"]
-    /// Of the busy `households` topic only the members matter.
-    public let eventTypes: Set<String>? = [HouseholdMemberAdded.eventType, ChatMessageSent.eventType]
+    /// Of the busy `households` topic only the members matter, of the users topic the erasure.
+    public let eventTypes: Set<String>? = [HouseholdMemberAdded.eventType, ChatMessageSent.eventType, UserErased.eventType]
 
     static let factNamespace = UUID(uuidString: "0d3b8e6a-5a1f-4c2e-8f7d-2b9c4e1a6f30")!
 
@@ -42,6 +48,12 @@ public struct ProfileExtractionProjection: Projection {
                     """, logger: logger)
             case let message as ChatMessageSent:
                 try await extract(message, event: event, on: connection, logger: logger)
+            case let erased as UserErased:
+                guard !erased.householdIds.isEmpty else { continue }
+                try await connection.query(
+                    "DELETE FROM profile_subjects WHERE household_id = ANY(\(erased.householdIds)::uuid[])", logger: logger)
+                try await connection.query(
+                    "DELETE FROM profile_extracted_messages WHERE household_id = ANY(\(erased.householdIds)::uuid[])", logger: logger)
             default:
                 continue
             }

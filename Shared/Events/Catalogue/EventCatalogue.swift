@@ -46,8 +46,11 @@ public struct EventCatalogue: Sendable {
 
     private var latest: [String: Entry] = [:]
     private var upcasters: [String: [Int: Upcaster]] = [:]
+    /// Every registered payload type, old versions included (their events are still read).
+    public let payloadTypes: [any EventPayload.Type]
 
     public init(payloads: [any EventPayload.Type], upcasters: [Upcaster] = []) {
+        self.payloadTypes = payloads
         for payload in payloads { register(payload) }
         for upcaster in upcasters { self.upcasters[upcaster.eventType, default: [:]][upcaster.fromVersion] = upcaster }
     }
@@ -197,6 +200,9 @@ extension EventCatalogue {
             UserRegistered.self,
             UserProfileUpdated.self,
             UserJoinedHousehold.self,
+            UserDeletionRequested.self,
+            UserDeletionCancelled.self,
+            UserErased.self,
             FeedbackGiven.self,
             AssistRequested.self,
             AssistRunStarted.self,

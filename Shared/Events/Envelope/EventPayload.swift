@@ -7,6 +7,9 @@ public protocol EventPayload: Codable, Sendable, Equatable {
     static var topic: Topic { get }
     /// The aggregate id: the Kafka message key, so one aggregate's events stay in order.
     var aggregateKey: String { get }
+    /// Which fields are personal and whose they are (see `PayloadPrivacy`). Required of every
+    /// payload, so a new event type cannot be added without saying.
+    static var privacy: PayloadPrivacy { get }
 }
 
 /// A payload the projection pipeline can read from its JSON text by hand, for the busiest event

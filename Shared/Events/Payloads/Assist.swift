@@ -24,6 +24,16 @@ public struct AssistRequested: EventPayload {
     public static let eventType = "assist.requested"
     public static let version = 1
     public static let topic = Topic.assistRequests
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "goal": .user("user_id", erased: .string("")),
+            "prefs.kidsAges": .user("user_id", erased: .array([])),
+            "prefs.allergies": .user("user_id", erased: .array([])),
+            "prefs.cuisines": .user("user_id", erased: .array([])),
+            "members[].name": .user("user_id", erased: .string("")),
+            "members[].age": .user("user_id"),
+        ],
+        notPersonal: ["run_id", "user_id", "household_id", "mode", "days", "start_date", "prefs.adults", "members[].role"])
 
     public var runId: UUID
     public var userId: UUID
@@ -70,6 +80,9 @@ public struct AssistRunStarted: EventPayload {
     public static let eventType = "assist.run_started"
     public static let version = 1
     public static let topic = Topic.assistEvents
+    public static let privacy = PayloadPrivacy(
+        personal: ["goal": .user("user_id", erased: .string(""))],
+        notPersonal: ["run_id", "user_id", "household_id", "mode", "days", "start_date"])
 
     public var runId: UUID
     public var userId: UUID
@@ -108,6 +121,9 @@ public struct AssistRunEvent: EventPayload {
     public static let eventType = "assist.run_event"
     public static let version = 1
     public static let topic = Topic.assistEvents
+    public static let privacy = PayloadPrivacy(
+        personal: ["data": .run("run_id", erased: .object([:]))],
+        notPersonal: ["run_id", "seq", "event", "elapsed_ms"])
 
     public var runId: UUID
     public var seq: Int
@@ -178,6 +194,13 @@ public struct AssistRunCompleted: EventPayload {
     public static let eventType = "assist.run_completed"
     public static let version = 1
     public static let topic = Topic.assistEvents
+    public static let privacy = PayloadPrivacy(
+        personal: ["attempts[].error": .run("run_id")],
+        notPersonal: [
+            "run_id", "outcome", "elapsed_ms", "input_tokens", "output_tokens", "cost_cents", "models_used",
+            "attempts[].phase", "attempts[].provider", "attempts[].model", "attempts[].input_tokens",
+            "attempts[].output_tokens", "attempts[].cost_cents", "attempts[].latency_ms", "attempts[].outcome",
+        ])
 
     public var runId: UUID
     /// `succeeded`, `refused` or `failed`.
@@ -261,7 +284,8 @@ extension Envelope where Payload == AssistRunEvent {
     /// The envelope as JSON text, written by hand: the same document `EventCatalogue.encode`
     /// produces (same keys, same values), several times faster for the large `final` plans a run
     /// publishes on its critical path. Covered by a test that decodes both and compares.
-    public func jsonBytes() throws -> [UInt8] {
+    /// `sealedData`: the sealed form of `data` (see `PayloadPrivacy`), written in its place.
+    public func jsonBytes(sealedData: String? = nil) throws -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(512)
         var first = true
@@ -285,7 +309,8 @@ extension Envelope where Payload == AssistRunEvent {
         JSONText.appendString("run_id", to: &out); out.append(UInt8(ascii: ":")); JSONText.appendString(data.runId.uuidString, to: &out)
         out.append(contentsOf: #","seq":"#.utf8); JSONText.appendInteger(data.seq, to: &out)
         out.append(contentsOf: #","event":"#.utf8); JSONText.appendString(data.event, to: &out)
-        out.append(contentsOf: #","data":"#.utf8); try data.data.write(to: &out)
+        out.append(contentsOf: #","data":"#.utf8)
+        if let sealedData { JSONText.appendString(sealedData, to: &out) } else { try data.data.write(to: &out) }
         if let elapsed = data.elapsedMs { out.append(contentsOf: #","elapsed_ms":"#.utf8); JSONText.appendInteger(elapsed, to: &out) }
         out.append(contentsOf: "}}".utf8)
         return out

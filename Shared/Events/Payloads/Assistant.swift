@@ -33,6 +33,17 @@ public struct AssistantMessageRequested: EventPayload {
     public static let eventType = "assistant.message_requested"
     public static let version = 1
     public static let topic = Topic.assistRequests
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "text": .user("user_id", erased: .string("")),
+            "time_zone": .user("user_id", erased: .string("")),
+            "members[].name": .household("household_id", erased: .string("")),
+            "profile": .household("household_id", erased: .array([])),
+        ],
+        notPersonal: [
+            "run_id", "conversation_id", "user_id", "household_id", "requested_at", "chat_ids",
+            "members[].member_id", "members[].user_id", "members[].role",
+        ])
 
     public var runId: UUID
     public var conversationId: UUID
@@ -88,6 +99,12 @@ public struct AssistantActionProposed: EventPayload {
     public static let eventType = "assistant.action_proposed"
     public static let version = 1
     public static let topic = Topic.assistant
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "arguments": .household("household_id", erased: .object([:])),
+            "summary": .household("household_id", erased: .string("")),
+        ],
+        notPersonal: ["action_id", "run_id", "conversation_id", "household_id", "user_id", "tool", "proposed_at", "expires_at"])
 
     public var actionId: UUID
     public var runId: UUID
@@ -138,6 +155,7 @@ public struct AssistantActionRejected: EventPayload {
     public static let eventType = "assistant.action_rejected"
     public static let version = 1
     public static let topic = Topic.assistant
+    public static let privacy = PayloadPrivacy.nothingPersonal(["action_id", "household_id", "rejected_by"])
 
     public var actionId: UUID
     public var householdId: UUID
@@ -165,6 +183,7 @@ public struct AssistantActionExecuted: EventPayload {
     public static let eventType = "assistant.action_executed"
     public static let version = 1
     public static let topic = Topic.assistant
+    public static let privacy = PayloadPrivacy.nothingPersonal(["action_id", "household_id", "tool", "confirmed_by", "effect_type", "effect_id"])
 
     public var actionId: UUID
     public var householdId: UUID

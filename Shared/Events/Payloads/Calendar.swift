@@ -52,6 +52,17 @@ public struct CalendarEventCreated: EventPayload {
     public static let eventType = "calendar.event_created"
     public static let version = 1
     public static let topic = Topic.calendar
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "entry.title": .user("created_by", erased: .string("")),
+            "entry.time_zone": .user("created_by", erased: .string("")),
+            "entry.location": .user("created_by"),
+            "entry.rrule": .user("created_by"),
+        ],
+        notPersonal: [
+            "event_id", "household_id", "created_by", "sequence",
+            "entry.start", "entry.end", "entry.all_day", "entry.kind", "entry.member_ids",
+        ])
 
     public var eventId: UUID
     public var householdId: UUID?
@@ -82,6 +93,17 @@ public struct CalendarEventUpdated: EventPayload {
     public static let eventType = "calendar.event_updated"
     public static let version = 1
     public static let topic = Topic.calendar
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "entry.title": .user("updated_by", erased: .string("")),
+            "entry.time_zone": .user("updated_by", erased: .string("")),
+            "entry.location": .user("updated_by"),
+            "entry.rrule": .user("updated_by"),
+        ],
+        notPersonal: [
+            "event_id", "household_id", "updated_by", "sequence",
+            "entry.start", "entry.end", "entry.all_day", "entry.kind", "entry.member_ids",
+        ])
 
     public var eventId: UUID
     public var householdId: UUID?
@@ -112,6 +134,7 @@ public struct CalendarEventDeleted: EventPayload {
     public static let eventType = "calendar.event_deleted"
     public static let version = 1
     public static let topic = Topic.calendar
+    public static let privacy = PayloadPrivacy.nothingPersonal(["event_id", "household_id", "deleted_by", "sequence"])
 
     public var eventId: UUID
     public var householdId: UUID?
@@ -141,6 +164,7 @@ public struct CalendarFeedCreated: EventPayload {
     public static let eventType = "calendar.feed_created"
     public static let version = 1
     public static let topic = Topic.calendar
+    public static let privacy = PayloadPrivacy.nothingPersonal(["feed_id", "household_id", "user_id", "token_sha256"])
 
     public var feedId: UUID
     public var householdId: UUID?
@@ -169,6 +193,7 @@ public struct CalendarFeedRevoked: EventPayload {
     public static let eventType = "calendar.feed_revoked"
     public static let version = 1
     public static let topic = Topic.calendar
+    public static let privacy = PayloadPrivacy.nothingPersonal(["feed_id", "user_id"])
 
     public var feedId: UUID
     public var userId: UUID
@@ -196,6 +221,9 @@ public struct GoogleLinkConnected: EventPayload {
     public static let eventType = "google.link_connected"
     public static let version = 1
     public static let topic = Topic.calendar
+    public static let privacy = PayloadPrivacy(
+        personal: ["calendar_id": .user("user_id", erased: .string(""))],
+        notPersonal: ["user_id", "household_id", "scope"])
 
     public var userId: UUID
     public var householdId: UUID?
@@ -225,6 +253,7 @@ public struct GoogleLinkDisconnected: EventPayload {
     public static let eventType = "google.link_disconnected"
     public static let version = 1
     public static let topic = Topic.calendar
+    public static let privacy = PayloadPrivacy.nothingPersonal(["user_id"])
 
     public var userId: UUID
 
@@ -245,6 +274,9 @@ public struct GoogleLinkBroken: EventPayload {
     public static let eventType = "google.link_broken"
     public static let version = 1
     public static let topic = Topic.calendar
+    public static let privacy = PayloadPrivacy(
+        personal: ["reason": .user("user_id", erased: .string(""))],
+        notPersonal: ["user_id"])
 
     public var userId: UUID
     public var reason: String

@@ -11,6 +11,14 @@ public struct ChoreScheduled: EventPayload {
     public static let eventType = "chore.scheduled"
     public static let version = 1
     public static let topic = Topic.chores
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "chore": .user("user_id", erased: .string("")),
+            "chore_id": .user("user_id", erased: .string("")),
+            "assignee": .user("user_id", erased: .string("")),
+            "time_zone": .user("user_id"),
+        ],
+        notPersonal: ["occurrence_id", "household_id", "user_id", "run_id", "at", "date", "minutes"])
 
     public var occurrenceId: UUID
     public var householdId: UUID?

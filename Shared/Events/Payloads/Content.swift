@@ -9,6 +9,9 @@ public struct DocumentUpserted: EventPayload {
     public static let eventType = "content.document_upserted"
     public static let version = 1
     public static let topic = Topic.content
+    public static let privacy = PayloadPrivacy.nothingPersonal([
+        "document_id", "kind", "title", "age_min", "age_max", "allergens", "body", "content_hash",
+    ])
 
     public var documentId: String
     /// `recipe` or a knowledge kind: `safety`, `discipline`, `routines`, `development`, `tips`, `nutrition`.
@@ -52,6 +55,7 @@ public struct DocumentDeleted: EventPayload {
     public static let eventType = "content.document_deleted"
     public static let version = 1
     public static let topic = Topic.content
+    public static let privacy = PayloadPrivacy.nothingPersonal(["document_id"])
 
     public var documentId: String
 
@@ -72,6 +76,7 @@ public struct ContentEmbedded: EventPayload {
     public static let eventType = "content.embedded"
     public static let version = 1
     public static let topic = Topic.content
+    public static let privacy = PayloadPrivacy.nothingPersonal(["document_id", "chunk_count", "model", "dimension", "content_hash"])
 
     public var documentId: String
     public var chunkCount: Int

@@ -6,6 +6,9 @@ public struct ChatCreated: EventPayload {
     public static let eventType = "chat.created"
     public static let version = 1
     public static let topic = Topic.chats
+    public static let privacy = PayloadPrivacy(
+        personal: ["title": .household("household_id")],
+        notPersonal: ["chat_id", "household_id", "member_ids", "created_by"])
 
     public var chatId: UUID
     public var householdId: UUID
@@ -39,6 +42,12 @@ public struct ChatMessageSent: EventPayload {
     public static let eventType = "chat.message_sent"
     public static let version = 1
     public static let topic = Topic.chats
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "author_name": .user("author_id", erased: .string("deleted user")),
+            "text": .user("author_id", erased: .string("")),
+        ],
+        notPersonal: ["message_id", "chat_id", "household_id", "author_id", "client_id"])
 
     public var messageId: UUID
     public var chatId: UUID
@@ -77,6 +86,7 @@ public struct ChatRead: EventPayload {
     public static let eventType = "chat.read"
     public static let version = 1
     public static let topic = Topic.chats
+    public static let privacy = PayloadPrivacy.nothingPersonal(["chat_id", "user_id", "up_to"])
 
     public var chatId: UUID
     public var userId: UUID
@@ -105,6 +115,15 @@ public struct ProfileFactExtracted: EventPayload {
     public static let eventType = "profile.fact_extracted"
     public static let version = 1
     public static let topic = Topic.profile
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "subject": .household("household_id", erased: .string("")),
+            "value": .household("household_id", erased: .string("")),
+            "quoted_span": .household("household_id", erased: .string("")),
+        ],
+        notPersonal: [
+            "fact_id", "household_id", "member_id", "kind", "polarity", "confidence", "message_id", "chat_id", "extractor",
+        ])
 
     public var factId: UUID
     public var householdId: UUID
@@ -161,6 +180,7 @@ public struct ProfileFactConfirmed: EventPayload {
     public static let eventType = "profile.fact_confirmed"
     public static let version = 1
     public static let topic = Topic.profile
+    public static let privacy = PayloadPrivacy.nothingPersonal(["fact_id", "household_id", "confirmed_by"])
 
     public var factId: UUID
     public var householdId: UUID
@@ -186,6 +206,7 @@ public struct ProfileFactRejected: EventPayload {
     public static let eventType = "profile.fact_rejected"
     public static let version = 1
     public static let topic = Topic.profile
+    public static let privacy = PayloadPrivacy.nothingPersonal(["fact_id", "household_id", "rejected_by"])
 
     public var factId: UUID
     public var householdId: UUID

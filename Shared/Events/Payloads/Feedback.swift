@@ -6,6 +6,9 @@ public struct FeedbackGiven: EventPayload {
     public static let eventType = "feedback.given"
     public static let version = 1
     public static let topic = Topic.feedback
+    public static let privacy = PayloadPrivacy(
+        personal: ["comment": .user("user_id"), "payload": .user("user_id")],
+        notPersonal: ["feedback_id", "run_id", "user_id", "household_id", "signal"])
 
     public var feedbackId: UUID
     public var runId: String

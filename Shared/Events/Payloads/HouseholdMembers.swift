@@ -6,6 +6,12 @@ public struct HouseholdMemberAdded: EventPayload {
     public static let eventType = "household.member_added"
     public static let version = 1
     public static let topic = Topic.households
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "name": .household("household_id", erased: .string("")),
+            "birthdate": .household("household_id"),
+        ],
+        notPersonal: ["household_id", "member_id", "role", "added_by"])
 
     public var householdId: UUID
     public var memberId: UUID
@@ -41,6 +47,9 @@ public struct HouseholdInviteCreated: EventPayload {
     public static let eventType = "household.invite_created"
     public static let version = 1
     public static let topic = Topic.households
+    public static let privacy = PayloadPrivacy(
+        personal: ["code": .household("household_id", erased: .string(""))],
+        notPersonal: ["household_id", "created_by", "expires_at"])
 
     public var householdId: UUID
     public var code: String
@@ -70,6 +79,9 @@ public struct HouseholdInviteAccepted: EventPayload {
     public static let eventType = "household.invite_accepted"
     public static let version = 1
     public static let topic = Topic.households
+    public static let privacy = PayloadPrivacy(
+        personal: ["code": .household("household_id", erased: .string(""))],
+        notPersonal: ["household_id", "user_id"])
 
     public var householdId: UUID
     public var code: String

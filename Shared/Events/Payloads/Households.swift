@@ -43,6 +43,14 @@ public struct HouseholdUpserted: EventPayload {
     public static let eventType = "household.upserted"
     public static let version = 1
     public static let topic = Topic.households
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "name": .household("household_id"),
+            "prefs.kidsAges": .household("household_id", erased: .array([])),
+            "prefs.allergies": .household("household_id", erased: .array([])),
+            "prefs.cuisines": .household("household_id", erased: .array([])),
+        ],
+        notPersonal: ["household_id", "household_version", "user_id", "prefs.adults"])
 
     public var householdId: UUID
     /// The household's version after this change, as the gateway answered it to the client.

@@ -10,6 +10,9 @@ public struct DeviceRegistered: EventPayload {
     public static let eventType = "device.registered"
     public static let version = 1
     public static let topic = Topic.notifications
+    public static let privacy = PayloadPrivacy(
+        personal: ["token": .user("user_id", erased: .string(""))],
+        notPersonal: ["user_id", "platform", "environment"])
 
     public var userId: UUID
     /// `ios` (APNs) today.
@@ -40,6 +43,9 @@ public struct DeviceRemoved: EventPayload {
     public static let eventType = "device.removed"
     public static let version = 1
     public static let topic = Topic.notifications
+    public static let privacy = PayloadPrivacy(
+        personal: ["token": .user("user_id", erased: .string(""))],
+        notPersonal: ["user_id", "reason"])
 
     public var userId: UUID
     public var token: String
@@ -67,6 +73,12 @@ public struct WebhookRegistered: EventPayload {
     public static let eventType = "webhook.registered"
     public static let version = 1
     public static let topic = Topic.notifications
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "url": .user("user_id", erased: .string("")),
+            "secret": .user("user_id", erased: .string("")),
+        ],
+        notPersonal: ["webhook_id", "user_id", "events"])
 
     public var webhookId: UUID
     public var userId: UUID
@@ -98,6 +110,9 @@ public struct WebhookDisabled: EventPayload {
     public static let eventType = "webhook.disabled"
     public static let version = 1
     public static let topic = Topic.notifications
+    public static let privacy = PayloadPrivacy(
+        personal: ["last_error": .user("user_id", erased: .string(""))],
+        notPersonal: ["webhook_id", "user_id", "consecutive_failures"])
 
     public var webhookId: UUID
     public var userId: UUID
@@ -128,6 +143,9 @@ public struct NotificationSettingsUpdated: EventPayload {
     public static let eventType = "notification.settings_updated"
     public static let version = 1
     public static let topic = Topic.notifications
+    public static let privacy = PayloadPrivacy(
+        personal: ["time_zone": .user("user_id")],
+        notPersonal: ["user_id", "quiet_hours_start", "quiet_hours_end", "channels"])
 
     public var userId: UUID
     /// IANA zone; overrides the profile's zone for notifications.
@@ -164,6 +182,9 @@ public struct NotificationSettingsUpdatedV2: EventPayload {
     public static let eventType = "notification.settings_updated"
     public static let version = 2
     public static let topic = Topic.notifications
+    public static let privacy = PayloadPrivacy(
+        personal: ["time_zone": .user("user_id")],
+        notPersonal: ["user_id", "quiet_hours_start", "quiet_hours_end", "channels", "chore_reminder_lead_minutes"])
 
     public var userId: UUID
     /// IANA zone; overrides the profile's zone for notifications.
@@ -216,6 +237,13 @@ public struct NotificationSent: EventPayload {
     public static let eventType = "notification.sent"
     public static let version = 1
     public static let topic = Topic.notifications
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "target": .user("user_id"),
+            "title": .user("user_id", erased: .string("")),
+            "body": .user("user_id"),
+        ],
+        notPersonal: ["notification_id", "reminder_id", "user_id", "channel", "attempt", "due_at", "lateness_ms"])
 
     public var notificationId: UUID
     public var reminderId: UUID
@@ -266,6 +294,12 @@ public struct NotificationFailed: EventPayload {
     public static let eventType = "notification.failed"
     public static let version = 1
     public static let topic = Topic.notifications
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "target": .user("user_id"),
+            "error": .user("user_id", erased: .string("")),
+        ],
+        notPersonal: ["notification_id", "reminder_id", "user_id", "channel", "attempt", "due_at", "lateness_ms", "will_retry"])
 
     public var notificationId: UUID
     public var reminderId: UUID
@@ -313,6 +347,7 @@ public struct NotificationRead: EventPayload {
     public static let eventType = "notification.read"
     public static let version = 1
     public static let topic = Topic.notifications
+    public static let privacy = PayloadPrivacy.nothingPersonal(["user_id", "notification_id"])
 
     public var userId: UUID
     public var notificationId: UUID

@@ -9,6 +9,12 @@ public struct ReminderRequested: EventPayload {
     public static let eventType = "reminder.requested"
     public static let version = 1
     public static let topic = Topic.reminders
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "title": .user("user_id", erased: .string("")),
+            "body": .user("user_id"),
+        ],
+        notPersonal: ["reminder_id", "user_id", "household_id", "member_id", "due_at", "urgent", "channels", "source"])
 
     public var reminderId: UUID
     public var userId: UUID
@@ -59,6 +65,7 @@ public struct ReminderCancelled: EventPayload {
     public static let eventType = "reminder.cancelled"
     public static let version = 1
     public static let topic = Topic.reminders
+    public static let privacy = PayloadPrivacy.nothingPersonal(["reminder_id", "user_id", "cancelled_by"])
 
     public var reminderId: UUID
     public var userId: UUID

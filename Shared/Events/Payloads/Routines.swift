@@ -22,6 +22,18 @@ public struct RoutineScheduled: EventPayload {
     public static let eventType = "routine.scheduled"
     public static let version = 1
     public static let topic = Topic.chores
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "child": .user("user_id", erased: .string("")),
+            "name": .user("user_id", erased: .string("")),
+            "steps[].title": .user("user_id", erased: .string("")),
+            "rrule": .user("user_id", erased: .string("")),
+            "time_zone": .user("user_id"),
+        ],
+        notPersonal: [
+            "routine_id", "household_id", "user_id", "run_id", "age", "kind", "starts_at", "start_date", "minutes",
+            "steps[].minutes",
+        ])
 
     public var routineId: UUID
     public var householdId: UUID?

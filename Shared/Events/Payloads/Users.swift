@@ -6,6 +6,9 @@ public struct UserRegistered: EventPayload {
     public static let eventType = "user.registered"
     public static let version = 1
     public static let topic = Topic.users
+    public static let privacy = PayloadPrivacy(
+        personal: ["subject": .user("user_id"), "display_name": .user("user_id")],
+        notPersonal: ["user_id", "provider"])
 
     public var userId: UUID
     /// `apple`, `device` or `dev`.
@@ -37,6 +40,9 @@ public struct UserProfileUpdated: EventPayload {
     public static let eventType = "user.profile_updated"
     public static let version = 1
     public static let topic = Topic.users
+    public static let privacy = PayloadPrivacy(
+        personal: ["display_name": .user("user_id"), "locale": .user("user_id"), "time_zone": .user("user_id")],
+        notPersonal: ["user_id"])
 
     public var userId: UUID
     public var displayName: String?
@@ -69,6 +75,9 @@ public struct UserJoinedHousehold: EventPayload {
     public static let eventType = "user.household_joined"
     public static let version = 1
     public static let topic = Topic.users
+    public static let privacy = PayloadPrivacy(
+        personal: ["invite_code": .household("household_id")],
+        notPersonal: ["user_id", "household_id", "via"])
 
     public var userId: UUID
     public var householdId: UUID
@@ -90,5 +99,85 @@ public struct UserJoinedHousehold: EventPayload {
         self.householdId = householdId
         self.via = via
         self.inviteCode = inviteCode
+    }
+}
+
+/// `user.deletion_requested` v1: the user asked for their account to be deleted. Their sessions,
+/// devices, webhooks, calendar feeds and Google link are revoked at once; their data is erased
+/// at `erase_after` unless they restore the account before (`user.deletion_cancelled`).
+public struct UserDeletionRequested: EventPayload {
+    public static let eventType = "user.deletion_requested"
+    public static let version = 1
+    public static let topic = Topic.users
+    public static let privacy = PayloadPrivacy.nothingPersonal(["user_id", "requested_at", "erase_after"])
+
+    public var userId: UUID
+    public var requestedAt: Date
+    public var eraseAfter: Date
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case requestedAt = "requested_at"
+        case eraseAfter = "erase_after"
+    }
+
+    public init(userId: UUID, requestedAt: Date, eraseAfter: Date) {
+        self.userId = userId
+        self.requestedAt = Timestamp.rounded(requestedAt)
+        self.eraseAfter = Timestamp.rounded(eraseAfter)
+    }
+}
+
+/// `user.deletion_cancelled` v1: the user restored their account within the grace period.
+/// What was revoked stays revoked (devices and links are registered again by the apps).
+public struct UserDeletionCancelled: EventPayload {
+    public static let eventType = "user.deletion_cancelled"
+    public static let version = 1
+    public static let topic = Topic.users
+    public static let privacy = PayloadPrivacy.nothingPersonal(["user_id"])
+
+    public var userId: UUID
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+    }
+
+    public init(userId: UUID) {
+        self.userId = userId
+    }
+}
+
+/// `user.erased` v1: the user's data key (and those of their runs, and of the households they
+/// were the only adult of) has been destroyed. Every read model forgets them: their rows are
+/// removed, the messages they sent in shared chats stay as a "deleted user"'s, and the households
+/// in `household_ids` are removed with everything in them.
+public struct UserErased: EventPayload {
+    public static let eventType = "user.erased"
+    public static let version = 1
+    public static let topic = Topic.users
+    public static let privacy = PayloadPrivacy.nothingPersonal(["user_id", "household_ids", "run_ids"])
+
+    public var userId: UUID
+    /// Households erased with the user: the ones they were the only adult member of.
+    public var householdIds: [UUID]
+    /// Their assistant runs, whose keys were destroyed with theirs.
+    public var runIds: [UUID]
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case householdIds = "household_ids"
+        case runIds = "run_ids"
+    }
+
+    public init(userId: UUID, householdIds: [UUID], runIds: [UUID]) {
+        self.userId = userId
+        self.householdIds = householdIds
+        self.runIds = runIds
     }
 }

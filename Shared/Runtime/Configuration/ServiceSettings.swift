@@ -1,4 +1,5 @@
 import HearthConfiguration
+import HearthPrivacy
 import HearthStore
 import Logging
 
@@ -28,6 +29,9 @@ public struct ServiceSettings: Sendable {
     /// default 10 s); then the send fails and a request answers 503 `event_not_acknowledged`.
     public var producerDeliveryTimeoutMs: Int
     public var environment: EnvironmentReader
+    /// What wraps the data keys that seal personal data in events (`HEARTH_MASTER_KEY`; dev and
+    /// test generate one under the run directory, production must set it).
+    public var masterKey: MasterKey
 
     public static let defaultDatabaseURL = "postgres://hearth:hearth@127.0.0.1:55432/hearth"
     public static let defaultKafkaBootstrap = "127.0.0.1:9092"
@@ -51,6 +55,13 @@ public struct ServiceSettings: Sendable {
         projection.maxAttempts = try environment.int("HEARTH_PROJECTION_MAX_ATTEMPTS", default: projection.maxAttempts, range: 1...100)
         projection.stuckAfter = .seconds(try environment.int("HEARTH_PROJECTION_STUCK_SECONDS", default: 60, range: 1...86_400))
         projection.commitTimeout = .seconds(try environment.int("HEARTH_PROJECTION_COMMIT_TIMEOUT_SECONDS", default: 300, range: 1...86_400))
+        let runDirectory = environment.string("HEARTH_RUN_DIR", default: ".run")
+        let masterKey: MasterKey
+        do {
+            masterKey = try MasterKey.load(environment: environment, runDirectory: runDirectory, allowGenerated: mode != .production)
+        } catch {
+            throw ConfigurationError(variable: "HEARTH_MASTER_KEY", reason: "\(error)")
+        }
         return ServiceSettings(
             serviceName: service,
             mode: mode,
@@ -60,12 +71,13 @@ public struct ServiceSettings: Sendable {
             kafkaBootstrap: environment.string("HEARTH_KAFKA_BOOTSTRAP", default: defaultKafkaBootstrap),
             logLevel: level,
             logFormat: format,
-            runDirectory: environment.string("HEARTH_RUN_DIR", default: ".run"),
+            runDirectory: runDirectory,
             projection: projection,
             projectionBatchSizeIsSet: environment.values["HEARTH_PROJECTION_BATCH_SIZE"] != nil,
             producerLingerMs: try environment.decimal("HEARTH_PRODUCER_LINGER_MS", default: 0, range: 0...1_000),
             producerDeliveryTimeoutMs: try environment.int("HEARTH_KAFKA_DELIVERY_TIMEOUT_MS", default: 10_000, range: 1_000...300_000),
-            environment: environment)
+            environment: environment,
+            masterKey: masterKey)
     }
 }
 

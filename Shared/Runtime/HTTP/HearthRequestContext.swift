@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 
 /// Per-request state every route and middleware of every executable shares.
@@ -9,6 +10,9 @@ public struct HearthRequestContext: RequestContext {
     public var correlationId: String = ""
     /// The authenticated user, once authentication middleware has run.
     public var userId: String?
+    /// When the bearer token was issued (its `iat`): how recently the user signed in, for the
+    /// actions that ask for a fresh sign-in (deleting the account).
+    public var tokenIssuedAt: Date?
     /// The peer's IP address as the socket saw it (a proxy's, behind one); nil for Unix sockets.
     public let peerAddress: String?
 

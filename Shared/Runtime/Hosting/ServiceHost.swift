@@ -1,6 +1,7 @@
 import Foundation
 import HearthEvents
 import HearthKafka
+import HearthPrivacy
 import HearthStore
 import Hummingbird
 import Logging
@@ -18,6 +19,8 @@ public struct ServiceHost: Sendable {
     public let postgres: PostgresClient
     public let producer: KafkaProducer
     public let publisher: EventPublisher
+    /// The data keys: the publisher seals personal fields with them, the runners open them.
+    public let keys: DataKeyRing
     public let runners: [ProjectionRunner]
     /// Copies what this process's projections parked to the dead-letter topics.
     let deadLetterRelay: DeadLetterRelay?
@@ -82,12 +85,13 @@ public struct ServiceHost: Sendable {
                 bootstrapServers: settings.kafkaBootstrap, clientId: "hearth-\(settings.serviceName)", lingerMs: settings.producerLingerMs,
                 deliveryTimeoutMs: settings.producerDeliveryTimeoutMs),
             logger: logger)
-        self.publisher = EventPublisher(producer: producer, source: settings.serviceName)
+        self.keys = DataKeyRing(client: postgres, wrapping: settings.masterKey, logger: logger)
+        self.publisher = EventPublisher(producer: producer, source: settings.serviceName, keys: keys)
         self.migrations = migrations
         self.gate = StartupGate()
-        self.runners = try projections(publisher).map { [postgres] projection in
+        self.runners = try projections(publisher).map { [postgres, keys] projection in
             ProjectionRunner(
-                projection: projection, client: postgres, bootstrapServers: settings.kafkaBootstrap,
+                projection: projection, client: postgres, keys: keys, bootstrapServers: settings.kafkaBootstrap,
                 options: settings.projectionOptions(for: projection), logger: logger)
         }
         self.deadLetterRelay = runners.isEmpty ? nil : DeadLetterRelay(client: postgres, producer: producer, projections: runners.map(\.projection.name), logger: logger)

@@ -1,4 +1,5 @@
 import Foundation
+import HearthPrivacy
 import Logging
 import PostgresNIO
 
@@ -16,7 +17,8 @@ public struct MigrationRunner: Sendable {
         self.logger = logger
     }
 
-    /// The tables the store itself needs: migration history, projection offsets and parked events.
+    /// The tables the store itself needs: migration history, projection offsets, parked events and
+    /// the data keys.
     static let bootstrapSQL = [
         """
         CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -40,6 +42,8 @@ public struct MigrationRunner: Sendable {
         """,
         DeadLetterStore.tableSQL,
         DeadLetterStore.indexSQL,
+        DataKeyRing.tableSQL,
+        DataKeyRing.indexSQL,
     ]
 
     public func apply(_ migrations: [Migration]) async throws {

@@ -1,4 +1,5 @@
 import HearthKafka
+import HearthPrivacy
 import PostgresNIO
 
 /// Decides whether a failed apply is worth retrying as is (the database or the network hiccuped)
@@ -41,6 +42,9 @@ public enum FailureClassification {
         case let error as PSQLError:
             guard let state = error.serverInfo?[.sqlState] else { return transientClientCodes.contains(error.code) }
             return isTransient(sqlState: state)
+        case PrivacyError.keyNotLoaded:
+            // A data key not committed yet, or not yet read: `DataKeyRing.unknownKeyPatience`.
+            return true
         case let error as KafkaError:
             // A projection's publish inside `apply`: a broker away for a while (`_MSG_TIMED_OUT`)
             // passes; a fatal producer does not.

@@ -1,5 +1,6 @@
 import Foundation
 import HearthEvents
+import HearthPrivacy
 import Logging
 import Metrics
 
@@ -11,11 +12,15 @@ struct ProjectedEventDecoder: Sendable {
     let decodesPayloads: Bool
     let rawPayloadTypes: [String: Int]
     let eventTypes: Set<String>?
+    /// Opens sealed personal fields before anything reads the event; nil for a projection that
+    /// stores events as they are (the archive), and for readers without keys.
+    let keys: DataKeyRing?
     let logger: Logger
     private let decoder = JSONDecoder.hearth()
 
-    init(catalogue: EventCatalogue, projection: any Projection, logger: Logger) {
+    init(catalogue: EventCatalogue, projection: any Projection, keys: DataKeyRing?, logger: Logger) {
         self.catalogue = catalogue
+        self.keys = projection.decodesPayloads ? keys : nil
         self.projection = projection.name
         self.decodesPayloads = projection.decodesPayloads
         self.rawPayloadTypes = projection.rawPayloadTypes
@@ -23,10 +28,16 @@ struct ProjectedEventDecoder: Sendable {
         self.logger = logger
     }
 
-    func decode(position: EventPosition, value: [UInt8], hint: (type: String, version: Int)?) throws -> ProjectedEvent? {
+    /// Loads the keys `values` need, so that `decode` can open them without waiting.
+    func prepare(_ values: some Sequence<[UInt8]>) async throws {
+        try await keys?.prepare(values)
+    }
+
+    func decode(position: EventPosition, value sealed: [UInt8], hint: (type: String, version: Int)?) throws -> ProjectedEvent? {
         // A type this projection does not read is passed over on the header alone, before any
         // byte of the envelope is read: on a busy topic that is most of its events.
         if let eventTypes, let hint, !eventTypes.contains(hint.type) { return nil }
+        let value = try keys.map { try SealedEnvelope.open(sealed, catalogue: catalogue, key: $0.openingKey) } ?? sealed
         // The metadata read by hand (the fast path); the decoder is the fallback for text the raw
         // reader does not accept, and reports what is wrong with it.
         if let raw = RawEnvelope(value) {

@@ -28,7 +28,8 @@ public protocol Projection: Sendable {
     /// contents must depend only on the events (no `now()`), or a rebuild could not reproduce them.
     var tables: [String] { get }
     /// False for projections that only need metadata and raw bytes (the event archive): events of
-    /// types this binary does not know are then kept, not skipped.
+    /// types this binary does not know are then kept, not skipped, and sealed personal fields stay
+    /// sealed (the archive holds what Kafka holds). True: they arrive opened.
     var decodesPayloads: Bool { get }
     /// Event types (at exactly this version) the projection reads from `value` itself: they
     /// arrive with a nil `payload`, sparing a decode it would not use (a large nested document

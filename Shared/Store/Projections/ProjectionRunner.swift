@@ -1,6 +1,7 @@
 import Foundation
 import HearthEvents
 import HearthKafka
+import HearthPrivacy
 import Logging
 import Metrics
 import PostgresNIO
@@ -49,7 +50,7 @@ public final class ProjectionRunner: Service, Sendable {
     }
 
     public init(
-        projection: any Projection, client: PostgresClient, bootstrapServers: String,
+        projection: any Projection, client: PostgresClient, keys: DataKeyRing?, bootstrapServers: String,
         catalogue: EventCatalogue = .hearth, options: ProjectionOptions = .init(), logger: Logger
     ) {
         self.projection = projection
@@ -62,7 +63,7 @@ public final class ProjectionRunner: Service, Sendable {
         self.logger = logger
         self.offsetStore = OffsetStore(projection: projection.name, logger: logger)
         self.deadLetterStore = DeadLetterStore(projection: projection.name, logger: logger)
-        self.eventDecoder = ProjectedEventDecoder(catalogue: catalogue, projection: projection, logger: logger)
+        self.eventDecoder = ProjectedEventDecoder(catalogue: catalogue, projection: projection, keys: keys, logger: logger)
     }
 
     /// True once the consumer group has given this instance its partitions (possibly none).
@@ -278,6 +279,7 @@ public final class ProjectionRunner: Service, Sendable {
         var events: [ProjectedEvent] = []
         events.reserveCapacity(messages.count)
         var toPark: [KafkaMessage] = []
+        if case .apply = action { try await eventDecoder.prepare(messages.lazy.map(\.value)) }
         // An event newer than this build holds the projection there: what comes before it is
         // applied, then the refusal is thrown for the caller to wait on.
         var heldAt: NewerEventVersion?

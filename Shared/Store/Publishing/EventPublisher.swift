@@ -1,17 +1,23 @@
 import Foundation
 import HearthEvents
 import HearthKafka
+import HearthPrivacy
 import Metrics
 
-/// Publishes typed events: wraps them in the envelope, encodes them, sets key and headers, and
-/// returns only once Kafka has acknowledged the write.
+/// Publishes typed events: wraps them in the envelope, encodes them (sealing their personal
+/// fields with their subjects' keys), sets key and headers, and returns only once Kafka has
+/// acknowledged the write.
 public struct EventPublisher: Sendable {
     public let producer: KafkaProducer
     public let source: String
+    /// Seals the fields `P.privacy` marks personal. Every service's publisher has them; without
+    /// (a test's publisher of fixtures) personal fields go out in the clear, which readers accept.
+    public let keys: (any SealingKeySource)?
 
-    public init(producer: KafkaProducer, source: String) {
+    public init(producer: KafkaProducer, source: String, keys: (any SealingKeySource)? = nil) {
         self.producer = producer
         self.source = source
+        self.keys = keys
     }
 
     public func envelope<P: EventPayload>(_ payload: P, correlationId: String, causationId: String? = nil) -> Envelope<P> {
@@ -25,7 +31,7 @@ public struct EventPublisher: Sendable {
 
     @discardableResult
     public func publish<P: EventPayload>(_ envelope: Envelope<P>) async throws -> EventPosition {
-        let report = try await producer.send(try Self.message(for: envelope))
+        let report = try await producer.send(try await message(for: envelope))
         Self.countProduced(topic: P.topic.name, type: P.eventType, count: 1)
         return EventPosition(topic: report.topic, partition: report.partition, offset: report.offset)
     }
@@ -33,13 +39,25 @@ public struct EventPublisher: Sendable {
     /// Publishes many events of one type; they are enqueued in order, so events of one key keep
     /// their order on the partition.
     public func publish<P: EventPayload>(batch envelopes: [Envelope<P>]) async throws -> [EventPosition] {
-        let messages = try envelopes.map(Self.message(for:))
+        var messages: [KafkaOutgoingMessage] = []
+        messages.reserveCapacity(envelopes.count)
+        for envelope in envelopes { messages.append(try await message(for: envelope)) }
         let reports = try await producer.send(messages)
         Self.countProduced(topic: P.topic.name, type: P.eventType, count: envelopes.count)
         return reports.map { EventPosition(topic: $0.topic, partition: $0.partition, offset: $0.offset) }
     }
 
-    public static func message<P: EventPayload>(for envelope: Envelope<P>) throws -> KafkaOutgoingMessage {
+    /// The Kafka message of `envelope`, its personal fields sealed (when this publisher has keys).
+    public func message<P: EventPayload>(for envelope: Envelope<P>) async throws -> KafkaOutgoingMessage {
+        guard let keys, P.privacy.hasPersonalFields else { return try Self.plaintextMessage(for: envelope) }
+        let value = try await SealedEnvelope.seal(envelope, keys: keys, encoder: Self.sharedEncoder)
+        return KafkaOutgoingMessage(
+            topic: P.topic.name, key: Array(envelope.metadata.key.utf8), value: Array(value), headers: EventHeaders.make(for: envelope.metadata))
+    }
+
+    /// The message with every field as it is: for payloads with nothing personal, and for tests
+    /// that write fixtures (readers accept personal fields in the clear, as written before sealing).
+    public static func plaintextMessage<P: EventPayload>(for envelope: Envelope<P>) throws -> KafkaOutgoingMessage {
         let value = try EventCatalogue.hearth.encode(envelope, encoder: sharedEncoder)
         return KafkaOutgoingMessage(
             topic: P.topic.name,
@@ -54,3 +72,4 @@ public struct EventPublisher: Sendable {
         Counter(label: "hearth_events_produced_total", dimensions: [("topic", topic), ("type", type)]).increment(by: count)
     }
 }
+

@@ -1,6 +1,7 @@
 import Foundation
 import HearthEvents
 import HearthKafka
+import HearthPrivacy
 import Logging
 import PostgresNIO
 import Synchronization
@@ -78,11 +79,15 @@ public struct ProjectionReplayer: Sendable {
     let admin: KafkaAdmin
     let bootstrapServers: String
     let catalogue: EventCatalogue
+    /// Opens sealed personal fields; a key destroyed since the event was written gives the
+    /// field's erased stand-in, which is how an erased subject leaves no trace in a rebuild.
+    let keys: DataKeyRing
     let logger: Logger
     var batchSize = 1000
 
-    public init(client: PostgresClient, bootstrapServers: String, catalogue: EventCatalogue = .hearth, logger: Logger) {
+    public init(client: PostgresClient, keys: DataKeyRing, bootstrapServers: String, catalogue: EventCatalogue = .hearth, logger: Logger) {
         self.client = client
+        self.keys = keys
         self.admin = KafkaAdmin(bootstrapServers: bootstrapServers, logger: logger)
         self.bootstrapServers = bootstrapServers
         self.catalogue = catalogue
@@ -118,7 +123,7 @@ public struct ProjectionReplayer: Sendable {
         let watermarks = try await admin.watermarks(partitions + deadLetters)
         let plans = try await plan(partitions, watermarks: watermarks)
         let total = plans.reduce(0) { $0 + Int($1.end) }
-        let decoder = ProjectedEventDecoder(catalogue: catalogue, projection: projection, logger: logger)
+        let decoder = ProjectedEventDecoder(catalogue: catalogue, projection: projection, keys: keys, logger: logger)
 
         return try await client.withConnection { connection in
           // Two replays of one projection would drop each other's shadow schema.
@@ -268,13 +273,19 @@ public struct ProjectionReplayer: Sendable {
                       AND "offset" >= \#(from) AND "offset" < \#(range.upperBound)
                     ORDER BY "offset" LIMIT \#(batchSize)
                     """#, logger: logger)
+                var stored: [(offset: Int64, type: String, version: Int, value: [UInt8])] = []
+                stored.reserveCapacity(batchSize)
+                for try await (offset, type, version, envelope) in rows.decode((Int64, String, Int, String).self) {
+                    stored.append((offset, type, version, Array(envelope.utf8)))
+                }
+                try await decoder.prepare(stored.lazy.map(\.value))
                 var events: [ProjectedEvent] = []
                 events.reserveCapacity(batchSize)
                 var last: Int64 = -1
-                for try await (offset, type, version, envelope) in rows.decode((Int64, String, Int, String).self) {
-                    last = offset
-                    let position = EventPosition(topic: partition.topic, partition: partition.partition, offset: offset)
-                    if let event = try skipped.decoding(position, { try decoder.decode(position: position, value: Array(envelope.utf8), hint: (type, version)) }) {
+                for row in stored {
+                    last = row.offset
+                    let position = EventPosition(topic: partition.topic, partition: partition.partition, offset: row.offset)
+                    if let event = try skipped.decoding(position, { try decoder.decode(position: position, value: row.value, hint: (row.type, row.version)) }) {
                         events.append(event)
                     }
                 }
@@ -305,6 +316,7 @@ public struct ProjectionReplayer: Sendable {
             lastOffsets[message.topicPartition] = message.offset
             readSinceHandled += 1
             let position = EventPosition(topic: message.topic, partition: message.partition, offset: message.offset)
+            try await decoder.prepare(CollectionOfOne(message.value))
             if let event = try skipped.decoding(position, { try decoder.decode(position: position, value: message.value, hint: EventHeaders.typeHint(of: message)) }) {
                 events.append(event)
             }

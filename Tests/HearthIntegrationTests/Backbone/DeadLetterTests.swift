@@ -30,8 +30,8 @@ extension BackboneSuite {
             try await ServiceProcess.with("gateway", environment: ["HEARTH_PROJECTION_MAX_ATTEMPTS": "2"]) { _ in
                 let producer = try KafkaTestEnvironment.producer()
                 let reports = try await producer.send([
-                    pinned(try EventPublisher.message(for: before)), garbage,
-                    pinned(try EventPublisher.message(for: tooNew)), pinned(try EventPublisher.message(for: after)),
+                    pinned(try EventPublisher.plaintextMessage(for: before)), garbage,
+                    pinned(try EventPublisher.plaintextMessage(for: tooNew)), pinned(try EventPublisher.plaintextMessage(for: after)),
                 ])
                 await producer.close()
 
@@ -81,7 +81,7 @@ extension BackboneSuite {
             let oversized = KafkaOutgoingMessage(
                 topic: Topic.households.name, key: Array("oversized".utf8), value: Array(repeating: UInt8(ascii: "x"), count: 999_800),
                 headers: [KafkaHeader(key: "ce_type", string: "household.upserted")], partition: 0)
-            var afterMessage = try EventPublisher.message(for: after)
+            var afterMessage = try EventPublisher.plaintextMessage(for: after)
             afterMessage.partition = 0
 
             try await ServiceProcess.with("gateway", environment: ["HEARTH_PROJECTION_MAX_ATTEMPTS": "2"]) { _ in

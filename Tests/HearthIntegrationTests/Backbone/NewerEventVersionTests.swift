@@ -17,14 +17,14 @@ extension BackboneSuite {
                 let ownDatabase = try SeparateDatabase(url: url)
                 let household = UUID()
                 let current = HouseholdFixtures.event(id: household, version: 1)
-                var newer = try EventPublisher.message(for: HouseholdFixtures.event(id: household, version: 2))
+                var newer = try EventPublisher.plaintextMessage(for: HouseholdFixtures.event(id: household, version: 2))
                 let text = String(decoding: newer.value, as: UTF8.self)
                 newer.value = Array(text.replacingOccurrences(of: #""version":\#(HouseholdUpserted.version)"#, with: #""version":99"#).utf8)
                 newer.headers = newer.headers.map { $0.key == EventHeaders.version ? KafkaHeader(key: EventHeaders.version, string: "99") : $0 }
-                let later = try EventPublisher.message(for: HouseholdFixtures.event(id: household, version: 3))
+                let later = try EventPublisher.plaintextMessage(for: HouseholdFixtures.event(id: household, version: 3))
                 let producer = try KafkaProducer(
                     configuration: KafkaProducerConfiguration(bootstrapServers: broker.bootstrap, clientId: "hearth-tests-newer"), logger: TestEnvironment.logger)
-                let reports = try await producer.send([try EventPublisher.message(for: current), newer, later])
+                let reports = try await producer.send([try EventPublisher.plaintextMessage(for: current), newer, later])
                 await producer.close()
 
                 let environment = ["HEARTH_DATABASE_URL": url, "HEARTH_KAFKA_BOOTSTRAP": broker.bootstrap, "HEARTH_PROJECTION_STUCK_SECONDS": "2"]

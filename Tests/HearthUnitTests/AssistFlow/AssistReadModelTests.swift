@@ -16,7 +16,7 @@ import Testing
     @Test func theRunsProjectionOwnsItsTables() {
         let projection = ReadModelCatalogue.projections(of: .assistOrchestrator).first { $0.name == "assist_runs" }
         #expect(projection?.tables == ["agent_runs", "run_metrics", "assist_run_events"])
-        #expect(projection?.topics == [.assistEvents])
+        #expect(projection?.topics == [.assistEvents, .users])
     }
 
     @Test func runEventsRoundTripThroughTheCatalogue() throws {

@@ -8,6 +8,7 @@ private struct NoteV1: EventPayload {
     static let eventType = "test.note_written"
     static let version = 1
     static let topic = Topic("test.notes", partitions: 1)
+    static let privacy = PayloadPrivacy.nothingPersonal(["noteId", "label"])
     var noteId: String
     var label: String
     var aggregateKey: String { noteId }
@@ -17,6 +18,7 @@ private struct NoteV2: EventPayload {
     static let eventType = "test.note_written"
     static let version = 2
     static let topic = Topic("test.notes", partitions: 1)
+    static let privacy = PayloadPrivacy.nothingPersonal(["noteId", "title", "priority"])
     var noteId: String
     var title: String
     var priority: Int

@@ -33,7 +33,7 @@ import Testing
     static let added = HouseholdMemberAdded(householdId: UUID(), memberId: UUID(), name: "Ada", role: "child", birthdate: "2020-01-02", addedBy: UUID())
 
     @Test func typesTheProjectionDoesNotReadArePassedOverUndecoded() throws {
-        let decoder = ProjectedEventDecoder(catalogue: .hearth, projection: MembersOnly(), logger: Logger(label: "test"))
+        let decoder = ProjectedEventDecoder(catalogue: .hearth, projection: MembersOnly(), keys: nil, logger: Logger(label: "test"))
         #expect(try decoder.decode(position: Self.position, value: Self.bytes(Self.upserted), hint: nil) == nil)
         #expect(try decoder.decode(position: Self.position, value: Self.bytes(Self.upserted), hint: (HouseholdUpserted.eventType, 1)) == nil)
         let member = try #require(try decoder.decode(position: Self.position, value: Self.bytes(Self.added), hint: nil))
@@ -44,7 +44,7 @@ import Testing
     /// The type header decides before the envelope is read: a projection passes over a busy
     /// topic's other events without parsing them.
     @Test func aTypeHeaderTheProjectionDoesNotReadSkipsTheEnvelopeUnread() throws {
-        let decoder = ProjectedEventDecoder(catalogue: .hearth, projection: MembersOnly(), logger: Logger(label: "test"))
+        let decoder = ProjectedEventDecoder(catalogue: .hearth, projection: MembersOnly(), keys: nil, logger: Logger(label: "test"))
         #expect(try decoder.decode(position: Self.position, value: Array("not json at all".utf8), hint: (HouseholdUpserted.eventType, 1)) == nil)
         // Read or not is the header's call, even when the body would say otherwise.
         #expect(try decoder.decode(position: Self.position, value: Self.bytes(Self.added), hint: (HouseholdUpserted.eventType, 1)) == nil)
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func withoutAListEveryKnownTypeIsDecoded() throws {
-        let decoder = ProjectedEventDecoder(catalogue: .hearth, projection: Everything(), logger: Logger(label: "test"))
+        let decoder = ProjectedEventDecoder(catalogue: .hearth, projection: Everything(), keys: nil, logger: Logger(label: "test"))
         #expect(try decoder.decode(position: Self.position, value: Self.bytes(Self.upserted), hint: nil)?.payload as? HouseholdUpserted == Self.upserted)
         #expect(try decoder.decode(position: Self.position, value: Self.bytes(Self.added), hint: nil)?.payload as? HouseholdMemberAdded == Self.added)
     }
@@ -64,11 +64,11 @@ import Testing
         let text = String(decoding: try Self.bytes(Self.upserted), as: UTF8.self)
         #expect(text.contains(#""version":\#(HouseholdUpserted.version)"#))
         let newer = Array(text.replacingOccurrences(of: #""version":\#(HouseholdUpserted.version)"#, with: #""version":99"#).utf8)
-        let decoder = ProjectedEventDecoder(catalogue: .hearth, projection: Everything(), logger: Logger(label: "test"))
+        let decoder = ProjectedEventDecoder(catalogue: .hearth, projection: Everything(), keys: nil, logger: Logger(label: "test"))
         #expect(throws: NewerEventVersion.self) { try decoder.decode(position: Self.position, value: newer, hint: nil) }
         #expect(throws: NewerEventVersion.self) { try decoder.decode(position: Self.position, value: newer, hint: (HouseholdUpserted.eventType, 99)) }
         // A projection that does not read the type still passes over it.
-        let members = ProjectedEventDecoder(catalogue: .hearth, projection: MembersOnly(), logger: Logger(label: "test"))
+        let members = ProjectedEventDecoder(catalogue: .hearth, projection: MembersOnly(), keys: nil, logger: Logger(label: "test"))
         #expect(try members.decode(position: Self.position, value: newer, hint: nil) == nil)
     }
 }

@@ -25,9 +25,9 @@ import Testing
 
     @Test func theSharedProducersLingerTakesAFraction() throws {
         let settings = try ServiceSettings.load(
-            service: "gateway", defaultPort: 8080, environment: EnvironmentReader(["HEARTH_PRODUCER_LINGER_MS": "0.5"]))
+            service: "gateway", defaultPort: 8080, environment: EnvironmentReader(ServiceSettingsFixture.production.merging(["HEARTH_PRODUCER_LINGER_MS": "0.5"]) { $1 }))
         #expect(settings.producerLingerMs == 0.5)
-        let defaults = try ServiceSettings.load(service: "gateway", defaultPort: 8080, environment: EnvironmentReader([:]))
+        let defaults = try ServiceSettings.load(service: "gateway", defaultPort: 8080, environment: EnvironmentReader(ServiceSettingsFixture.production))
         #expect(defaults.producerLingerMs == 0)
     }
 

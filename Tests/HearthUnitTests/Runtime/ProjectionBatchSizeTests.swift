@@ -12,14 +12,14 @@ import Testing
     let households = GatewayReadModels.projections()
 
     @Test func embeddingProjectionsTakeSmallBatchesAndOthersTheDefault() throws {
-        let settings = try ServiceSettings.load(service: "test", defaultPort: 0, environment: EnvironmentReader([:]))
+        let settings = try ServiceSettings.load(service: "test", defaultPort: 0, environment: EnvironmentReader(ServiceSettingsFixture.production))
         #expect(embedding.map { settings.projectionOptions(for: $0).maxBatchSize } == [32, 32])
         #expect(households.allSatisfy { settings.projectionOptions(for: $0).maxBatchSize == 1000 })
     }
 
     @Test func theSettingWinsOverEveryProjectionsOwnSize() throws {
         let settings = try ServiceSettings.load(
-            service: "test", defaultPort: 0, environment: EnvironmentReader(["HEARTH_PROJECTION_BATCH_SIZE": "7"]))
+            service: "test", defaultPort: 0, environment: EnvironmentReader(ServiceSettingsFixture.production.merging(["HEARTH_PROJECTION_BATCH_SIZE": "7"]) { $1 }))
         #expect((embedding + households).allSatisfy { settings.projectionOptions(for: $0).maxBatchSize == 7 })
     }
 }

@@ -1,0 +1,76 @@
+import Foundation
+import HearthEvents
+import HearthPrivacy
+import HearthStore
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+/// Erases the accounts whose deletion grace period is over: destroys the data keys of the user,
+/// of their assistant runs and of the households they were the only member of (which makes every
+/// sealed copy of that data in Kafka, the archive and any replay unreadable for good), then
+/// publishes `user.erased`, on which every read model forgets them.
+///
+/// Crash-safe without a transaction across the two: destroying is idempotent, and a user stays
+/// due until the users projection has applied `user.erased`, so a crash between the steps (or two
+/// gateways erasing at once) repeats the destruction and publishes `user.erased` again, which every
+/// projection applies idempotently.
+struct AccountEraser: Service {
+    let client: PostgresClient
+    let keys: DataKeyRing
+    let publisher: EventPublisher
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            do {
+                try await eraseDue()
+            } catch {
+                logger.warning("erasing due accounts failed; retrying", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
+    }
+
+    /// Erases every account whose grace period is over; answers how many.
+    @discardableResult
+    func eraseDue() async throws -> Int {
+        var due: [UUID] = []
+        let rows = try await client.query(
+            """
+            SELECT user_id FROM users
+            WHERE deletion_requested_at IS NOT NULL AND erased_at IS NULL AND erase_after <= now()
+            ORDER BY erase_after LIMIT 100
+            """, logger: logger)
+        for try await user in rows.decode(UUID.self) { due.append(user) }
+        for user in due { try await erase(user) }
+        return due.count
+    }
+
+    private func erase(_ user: UUID) async throws {
+        var runs: [UUID] = []
+        for try await run in try await client.query("SELECT run_id FROM agent_runs WHERE user_id = \(user) ORDER BY run_id", logger: logger).decode(UUID.self) {
+            runs.append(run)
+        }
+        // The households nobody else belongs to go with their last member.
+        var households: [UUID] = []
+        let rows = try await client.query(
+            """
+            SELECT uh.household_id FROM user_households uh
+            WHERE uh.user_id = \(user)
+              AND NOT EXISTS (SELECT 1 FROM user_households other WHERE other.household_id = uh.household_id AND other.user_id <> uh.user_id)
+            """, logger: logger)
+        for try await household in rows.decode(UUID.self) { households.append(household) }
+        let subjects = ["user:\(user.uuidString.lowercased())"]
+            + runs.map { "run:\($0.uuidString.lowercased())" }
+            + households.map { "household:\($0.uuidString.lowercased())" }
+        let destroyed = try await keys.destroy(subjects: subjects, because: "user.erased")
+        try await publisher.publish(
+            UserErased(userId: user, householdIds: households, runIds: runs), correlationId: "erasure-\(user.uuidString.lowercased())")
+        logger.notice("account erased", metadata: [
+            "user_id": "\(user.uuidString.lowercased())", "keys_destroyed": "\(destroyed)", "runs": "\(runs.count)",
+            "households": "\(households.count)",
+        ])
+    }
+}
