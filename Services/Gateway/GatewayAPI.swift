@@ -26,6 +26,8 @@ struct GatewayAPI: Sendable {
     let users: UserRoutes
     let account: AccountRoutes
     let eraser: AccountEraser
+    let exports: ExportRoutes
+    let exportWorker: ExportWorker
     let feedback: FeedbackRoutes
     let admin: AdminRoutes
     let assist: AssistAPI
@@ -91,9 +93,11 @@ struct GatewayAPI: Sendable {
                 publisher: host.publisher, invites: InviteReadModel(client: host.postgres, logger: logger),
                 claims: InviteClaims(client: host.postgres, logger: logger), membership: membership, consistency: consistency),
             users: UserRoutes(publisher: host.publisher, users: userReadModel, membership: membership, consistency: consistency),
-            account: AccountRoutes(publisher: host.publisher, users: userReadModel, grace: settings.accountDeletionGrace),
+            account: AccountRoutes(publisher: host.publisher, users: userReadModel, grace: settings.accountDeletionGrace, client: host.postgres),
             eraser: AccountEraser(
                 client: host.postgres, keys: host.keys, publisher: host.publisher, interval: settings.erasureCheckInterval, logger: logger),
+            exports: ExportRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency, logger: logger),
+            exportWorker: ExportWorker(client: host.postgres, interval: .seconds(1), logger: logger),
             feedback: FeedbackRoutes(publisher: host.publisher, membership: membership),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
             assist: try AssistAPI.make(host: host, settings: settings.assist, admins: settings.adminUserIds, membership: membership, consistency: consistency),
@@ -108,7 +112,7 @@ struct GatewayAPI: Sendable {
     }
 
     /// Services that run beside the HTTP server once migrations are applied.
-    var services: [any Service] { [janitor, chatStream.hub, eraser] + assist.services + notificationServices }
+    var services: [any Service] { [janitor, chatStream.hub, eraser, exportWorker] + assist.services + notificationServices }
 
     /// Registers every route. Every route registered here is listed by `GET /v1/admin/routes`
     /// and must be in openapi.json (a test compares the two).
@@ -130,6 +134,7 @@ struct GatewayAPI: Sendable {
         invites.register(on: authenticated)
         users.register(on: authenticated)
         account.register(on: authenticated)
+        exports.register(on: authenticated)
         feedback.register(on: authenticated)
         let adminOnly = authenticated.group("admin").add(middleware: AdminOnly(admins: settings.adminUserIds))
         admin.register(on: adminOnly)

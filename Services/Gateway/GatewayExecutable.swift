@@ -27,6 +27,7 @@ public enum GatewayExecutable: HearthExecutable {
 public enum GatewayReadModels {
     public static func projections() -> [any Projection] {
         [HouseholdsProjection(), EventLogProjection(), UsersProjection(), HouseholdMembersProjection(), FeedbackProjection(),
-         CalendarEntriesProjection(), CalendarFeedsProjection(), ChatsProjection(), ProfileFactsProjection(), AssistantActionsProjection()]
+         CalendarEntriesProjection(), CalendarFeedsProjection(), ChatsProjection(), ProfileFactsProjection(), AssistantActionsProjection(),
+         ExportRequestsProjection()]
     }
 }

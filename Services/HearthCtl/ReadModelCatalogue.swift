@@ -28,7 +28,11 @@ public enum ReadModelCatalogue {
     public static let foreignReads: [Owner: Set<String>] = [
         // The run history and usage (`/v1/assist/runs`, `/v1/usage`), the notification inbox and
         // its reminders, chat search, and knowledge search.
-        .gateway: ["agent_runs", "assist_run_events", "notification_inbox", "reminders", "chat_message_embeddings", "document_chunks"],
+        .gateway: [
+            "agent_runs", "assist_run_events", "notification_inbox", "reminders", "chat_message_embeddings", "document_chunks",
+            // A user's export: their model calls and notification settings.
+            "run_metrics", "notification_settings",
+        ],
         // The assistant's retrieval: knowledge and the user's own chats.
         .assistOrchestrator: ["chat_members", "chat_message_embeddings", "document_chunks"],
         // The refresh tokens the gateway stored when the user linked Google.

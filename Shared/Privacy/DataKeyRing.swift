@@ -45,13 +45,28 @@ public final class DataKeyRing: SealingKeySource {
         /// sealed with it is published, so one not found yet is given `unknownKeyPatience` before
         /// it counts as gone (a database restored without its keys).
         var missingSince: [UUID: ContinuousClock.Instant] = [:]
+
+        /// Bounded: a key per run means new keys all day. Emptied when full (each key is one
+        /// query away), like the gateway's token cache.
+        mutating func makeRoom() {
+            if opening.count >= DataKeyRing.cacheCapacity { opening.removeAll(keepingCapacity: true) }
+            if sealing.count >= DataKeyRing.cacheCapacity { sealing.removeAll(keepingCapacity: true) }
+            if missingSince.count >= DataKeyRing.cacheCapacity { missingSince.removeAll(keepingCapacity: true) }
+        }
     }
+
+    static let cacheCapacity = 50_000
 
     /// How long a key named by an event may be missing before its fields read as erased; until
     /// then reading the event fails as transient (`PrivacyError.keyNotLoaded`) and is retried.
-    static let unknownKeyPatience = Duration.seconds(60)
+    /// Live readers wait (the key may be committing); a replay of history does not.
+    let unknownKeyPatience: Duration
 
-    public init(client: PostgresClient, wrapping: any KeyWrapping, logger: Logger, cacheLifetime: Duration = .seconds(30)) {
+    public init(
+        client: PostgresClient, wrapping: any KeyWrapping, logger: Logger, cacheLifetime: Duration = .seconds(30),
+        unknownKeyPatience: Duration = .seconds(60)
+    ) {
+        self.unknownKeyPatience = unknownKeyPatience
         self.client = client
         self.wrapping = wrapping
         self.logger = logger
@@ -63,6 +78,15 @@ public final class DataKeyRing: SealingKeySource {
     public func sealingKey(for subject: String) async throws -> DataKey {
         let now = ContinuousClock.now
         if let cached = cache.withLock({ $0.sealing[subject] }), now - cached.loaded < cacheLifetime { return cached.key }
+        // Two first uses racing: the loser's insert waits for the winner's row, which its own
+        // statement's snapshot cannot see; the next statement does.
+        for _ in 0..<3 {
+            if let key = try await fetchOrMakeKey(for: subject, now: now) { return key }
+        }
+        throw PrivacyError.subjectErased(subject)
+    }
+
+    private func fetchOrMakeKey(for subject: String, now: ContinuousClock.Instant) async throws -> DataKey? {
         let fresh = SymmetricKey(size: .bits256)
         let freshId = UUID()
         let wrapped = try wrapping.wrap(fresh, subject: subject)
@@ -86,12 +110,13 @@ public final class DataKeyRing: SealingKeySource {
             guard let stored else { throw PrivacyError.subjectErased(subject) }
             let key = DataKey(id: id, key: try wrapping.unwrap(stored, subject: subject))
             cache.withLock {
+                $0.makeRoom()
                 $0.sealing[subject] = (key, now)
                 $0.opening[id] = (.available(key.key), now)
             }
             return key
         }
-        throw PrivacyError.subjectErased(subject)
+        return nil
     }
 
     // MARK: Opening
@@ -118,6 +143,7 @@ public final class DataKeyRing: SealingKeySource {
             found[id] = try wrapped.map { .available(try wrapping.unwrap($0, subject: subject)) } ?? .gone
         }
         cache.withLock { cache in
+            cache.makeRoom()
             for id in missing {
                 if let key = found[id] {
                     cache.opening[id] = (key, now)
@@ -125,7 +151,7 @@ public final class DataKeyRing: SealingKeySource {
                 } else {
                     let since = cache.missingSince[id] ?? now
                     cache.missingSince[id] = since
-                    if now - since >= Self.unknownKeyPatience {
+                    if now - since >= unknownKeyPatience {
                         cache.opening[id] = (.gone, now)
                     } else {
                         cache.opening[id] = nil

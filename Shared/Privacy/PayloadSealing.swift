@@ -19,7 +19,8 @@ public enum OpeningKey: Sendable {
 /// Pure apart from the key source: the publisher seals, every reader opens.
 public enum PayloadSealing {
     /// The payload with each personal field replaced by its sealed form. Fields that are absent or
-    /// null stay so; a value already sealed is left as it is.
+    /// null stay so. Every value is sealed, even one that looks sealed: such text can only have
+    /// come from a client, and must neither stay readable nor be taken for a sealed value.
     public static func seal(
         _ payload: JSONValue, eventType: String, privacy: PayloadPrivacy, keys: some SealingKeySource
     ) async throws -> JSONValue {
@@ -37,15 +38,15 @@ public enum PayloadSealing {
             guard hasValue(at: path, in: payload) else { continue }
             let key = try await keys.sealingKey(for: "\(field.subject.kind):\(subjectId.lowercased())")
             sealed = try transform(sealed, at: Self.components(path)) { value in
-                if case .string(let text) = value, text.hasPrefix(SealedField.prefix) { return value }
-                return .string(try SealedField.seal(value, with: key, eventType: eventType, path: path))
+                .string(try SealedField.seal(value, with: key, eventType: eventType, path: path))
             }
         }
         return sealed
     }
 
-    /// The payload with every sealed value opened, or replaced by its field's `erased` stand-in
-    /// when its key is gone. `key` answers for every id `SealedField.keyIds` finds (the caller
+    /// The payload with every sealed value at a personal path opened, or replaced by its field's
+    /// `erased` stand-in when its key is gone. Text that looks sealed anywhere else is a client's
+    /// and stays as it is. `key` answers for every id `SealedField.keyIds` finds (the caller
     /// loads them first); an id it does not know throws `PrivacyError.keyNotLoaded`.
     /// `leavingGoneSealed`: a value whose key is gone stays as it is (what `hearthctl trace` shows)
     /// instead of becoming its stand-in.
@@ -60,10 +61,10 @@ public enum PayloadSealing {
     ) throws -> JSONValue {
         switch value {
         case .string(let text):
-            guard let (keyId, box) = SealedField.parse(text) else { return value }
+            guard let field = privacy?.personal[path], let (keyId, box) = SealedField.parse(text) else { return value }
             switch key(keyId) {
             case nil: throw PrivacyError.keyNotLoaded(keyId)
-            case .gone?: return leavingGoneSealed ? value : privacy?.personal[path]?.erased ?? .null
+            case .gone?: return leavingGoneSealed ? value : field.erased
             case .available(let symmetric)?: return try SealedField.open(box, with: symmetric, eventType: eventType, path: path)
             }
         case .object(let fields):

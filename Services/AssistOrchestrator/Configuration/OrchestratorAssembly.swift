@@ -50,7 +50,11 @@ struct OrchestratorAssembly {
             "recipes": "\(recipes.recipes.count)", "max_concurrent_runs": "\(settings.maxConcurrentRuns)",
             "models": "\(router.chainDescription)",
         ])
-        return OrchestratorAssembly(services: [runProducer, consumer])
+        let retention = settings.runRetention.map {
+            RunRetention(
+                client: host.postgres, keys: host.keys, publisher: host.publisher, maxAge: $0, interval: settings.retentionCheckInterval, logger: logger)
+        }
+        return OrchestratorAssembly(services: [runProducer, consumer] + (retention.map { [$0] } ?? []))
     }
 
     /// The knowledge search for `fetch_recipes` and the assistant's retrieval, with the

@@ -1,3 +1,4 @@
+import Foundation
 import HearthConfiguration
 import HearthRuntime
 
@@ -20,6 +21,10 @@ public struct OrchestratorSettings: Sendable {
     var assistantActionLifetime: Int
     /// How `fetch_recipes` and the assistant find knowledge (`HEARTH_ASSIST_RECIPE_SEARCH`).
     var recipeSearch: RecipeSearchMode
+    /// How long a run's content is kept (`HEARTH_RUN_RETENTION_DAYS`); nil: for ever.
+    var runRetention: TimeInterval?
+    /// How often runs past retention are looked for.
+    var retentionCheckInterval: Duration
 
     enum RecipeSearchMode: String, Sendable {
         /// Vector and keyword search over the embedding-worker's index, with the catalogue behind it.
@@ -38,7 +43,14 @@ public struct OrchestratorSettings: Sendable {
             runBudgetCents: try environment.int("HEARTH_RUN_BUDGET_CENTS", default: 10, range: 0...1_000_000),
             runTokenLimit: try environment.int("HEARTH_RUN_TOKEN_LIMIT", default: 2000, range: 1...10_000_000),
             assistantActionLifetime: try environment.int("HEARTH_ASSISTANT_ACTION_TTL_S", default: 86_400, range: 1...30 * 86_400),
-            recipeSearch: try recipeSearch(environment.string("HEARTH_ASSIST_RECIPE_SEARCH", default: "hybrid")))
+            recipeSearch: try recipeSearch(environment.string("HEARTH_ASSIST_RECIPE_SEARCH", default: "hybrid")),
+            runRetention: try retention(environment.decimal("HEARTH_RUN_RETENTION_DAYS", default: 365, range: 0...36_500)),
+            retentionCheckInterval: .seconds(try environment.int("HEARTH_RETENTION_CHECK_SECONDS", default: 3600, range: 1...86_400)))
+    }
+
+    /// Days to seconds; 0 keeps runs for ever.
+    private static func retention(_ days: Double) -> TimeInterval? {
+        days == 0 ? nil : days * 86_400
     }
 
     private static func recipeSearch(_ text: String) throws -> RecipeSearchMode {

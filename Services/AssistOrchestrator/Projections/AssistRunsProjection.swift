@@ -21,7 +21,7 @@ public struct AssistRunsProjection: Projection {
     public let tables = ["agent_runs", "run_metrics", "assist_run_events"]
     /// Of the users topic only the erasure matters.
     public let eventTypes: Set<String>? = [
-        AssistRunStarted.eventType, AssistRunEvent.eventType, AssistRunCompleted.eventType, UserErased.eventType,
+        AssistRunStarted.eventType, AssistRunEvent.eventType, AssistRunCompleted.eventType, AssistRunExpired.eventType, UserErased.eventType,
     ]
     /// Stream events are read from their JSON text: their `data` (a whole plan, for `final`) is
     /// stored as it arrived, so decoding it into a tree would be wasted.
@@ -49,6 +49,7 @@ public struct AssistRunsProjection: Projection {
         var updates: [UUID: RunUpdate] = [:]
         var updateOrder: [UUID] = []
         var erasures: [UserErased] = []
+        var expired: [UUID] = []
         func touch(_ run: UUID, _ change: (inout RunUpdate) -> Void) {
             if updates[run] == nil { updateOrder.append(run) }
             change(&updates[run, default: RunUpdate()])
@@ -90,6 +91,8 @@ public struct AssistRunsProjection: Projection {
                     metricRows.append(run: payload.runId, attempt: index + 1, attempt, at: event.metadata.occurredAt)
                 }
                 touch(payload.runId) { $0.completed = (payload, event.metadata.occurredAt) }
+            case let payload as AssistRunExpired:
+                expired.append(payload.runId)
             case let payload as UserErased:
                 erasures.append(payload)
             default:
@@ -105,7 +108,23 @@ public struct AssistRunsProjection: Projection {
         }
         // Last, after the batch's runs are written: an erased user's run cannot go on after the
         // erasure, so whatever of theirs this batch wrote is theirs to remove too.
+        // An expiry follows its run's events on their partition: after this batch's writes.
+        if !expired.isEmpty { try await expire(expired, on: connection, logger: logger) }
         if !erasures.isEmpty { try await erase(erasures, on: connection, logger: logger) }
+    }
+
+    /// A run past retention keeps its counts and costs, and loses what it said: its goal, its
+    /// final plan, its stream and its model errors (sealed with the run's key, now destroyed).
+    private func expire(_ runs: [UUID], on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            WITH stream AS (
+                DELETE FROM assist_run_events WHERE run_id = ANY(\(runs)::uuid[])
+            ), metrics AS (
+                UPDATE run_metrics SET error = NULL WHERE run_id = ANY(\(runs)::uuid[])
+            )
+            UPDATE agent_runs SET goal = '', final = NULL, content_expired = true WHERE run_id = ANY(\(runs)::uuid[])
+            """, logger: logger)
     }
 
     /// Deletes the runs of the erased users, the runs their events name (whose keys were destroyed

@@ -66,6 +66,11 @@ struct AccountEraser: Service {
             + runs.map { "run:\($0.uuidString.lowercased())" }
             + households.map { "household:\($0.uuidString.lowercased())" }
         let destroyed = try await keys.destroy(subjects: subjects, because: "user.erased")
+        try await client.query("DELETE FROM google_credentials WHERE user_id = \(user)", logger: logger)
+        // Built exports are plaintext copies: they go with the keys.
+        try await client.query(
+            "DELETE FROM export_archives WHERE user_id = \(user) OR export_id IN (SELECT export_id FROM export_requests WHERE household_id = ANY(\(households)))",
+            logger: logger)
         try await publisher.publish(
             UserErased(userId: user, householdIds: households, runIds: runs), correlationId: "erasure-\(user.uuidString.lowercased())")
         logger.notice("account erased", metadata: [

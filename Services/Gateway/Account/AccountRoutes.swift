@@ -3,6 +3,7 @@ import HearthEvents
 import HearthRuntime
 import HearthStore
 import Hummingbird
+import PostgresNIO
 
 /// What `DELETE /v1/me` and `POST /v1/me/restore` answer.
 struct AccountDeletionStatus: ResponseEncodable {
@@ -25,10 +26,13 @@ struct AccountRoutes: Sendable {
     /// How recent the sign-in behind a deletion must be: a token left on a lost phone cannot
     /// delete the account.
     static let freshSignIn: TimeInterval = 600
+    /// How long before the end of the grace period a restore is still taken.
+    static let restoreMargin: TimeInterval = 60
 
     let publisher: EventPublisher
     let users: UserReadModel
     let grace: TimeInterval
+    let client: PostgresClient
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {
         routes.delete("me") { request, context in
@@ -40,7 +44,7 @@ struct AccountRoutes: Sendable {
     func delete(_ request: Request, context: HearthRequestContext) async throws -> AccountDeletionStatus {
         let user = try context.authenticatedUser()
         let now = Date()
-        guard let signedIn = context.tokenIssuedAt, now.timeIntervalSince(signedIn) <= Self.freshSignIn else {
+        guard let signedIn = context.signedInAt, now.timeIntervalSince(signedIn) <= Self.freshSignIn else {
             throw APIError(
                 .forbidden, code: "reauthentication_required",
                 message: "deleting the account needs a sign-in of the last 10 minutes: sign in again, then retry with the new token")
@@ -50,14 +54,22 @@ struct AccountRoutes: Sendable {
         }
         let event = UserDeletionRequested(userId: user, requestedAt: now, eraseAfter: now.addingTimeInterval(grace))
         let position = try await publisher.publish(event, correlationId: context.correlationId)
+        // The Google refresh token goes at once (calendar-sync drops the link on the event): no
+        // sync may run for an account being deleted.
+        try await client.query("DELETE FROM google_credentials WHERE user_id = \(user)", logger: context.logger)
         context.logger.notice("account deletion requested", metadata: ["erase_after": "\(event.eraseAfter)"])
         return AccountDeletionStatus(status: "deletion_scheduled", eraseAfter: event.eraseAfter, position: position.description)
     }
 
     func restore(_ request: Request, context: HearthRequestContext) async throws -> AccountDeletionStatus {
         let user = try context.authenticatedUser()
-        guard let pending = try await users.deletion(of: user), pending.erasedAt == nil, pending.eraseAfter != nil else {
+        guard let pending = try await users.deletion(of: user), pending.erasedAt == nil, let eraseAfter = pending.eraseAfter else {
             throw APIError(.conflict, code: "not_pending_deletion", message: "this account is not being deleted")
+        }
+        // The eraser acts on what the users read model says: a restore too close to the end of
+        // the grace period could reach it after the erasure began, and be answered a lie.
+        guard Date().addingTimeInterval(Self.restoreMargin) < eraseAfter else {
+            throw APIError(.conflict, code: "erasure_started", message: "the grace period is over: the account is being erased")
         }
         let position = try await publisher.publish(UserDeletionCancelled(userId: user), correlationId: context.correlationId)
         context.logger.notice("account deletion cancelled")

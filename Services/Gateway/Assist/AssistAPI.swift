@@ -51,7 +51,7 @@ struct AssistAPI: Sendable {
         let runs = RunReadModel(client: host.postgres, logger: logger)
         let quota = MonthlyQuota(client: host.postgres, limit: settings.monthlyQuota, logger: logger)
         logger.info("assist configured", metadata: ["monthly_quota": "\(settings.monthlyQuota)", "fetch_wait_ms": "\(settings.fetchWaitMs)"])
-        let requests = EventPublisher(producer: producer, source: host.settings.serviceName)
+        let requests = EventPublisher(producer: producer, source: host.settings.serviceName, keys: host.keys)
         let streamer = RunStreamer(
             runs: runs, idleTimeout: settings.streamIdleTimeout, heartbeatInterval: settings.heartbeatInterval, logger: logger)
         return AssistAPI(

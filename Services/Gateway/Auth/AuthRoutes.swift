@@ -52,7 +52,9 @@ struct AuthRoutes: Sendable {
     func registerAuthenticated(on routes: some RouterMethods<HearthRequestContext>) {
         routes.post("auth/refresh") { _, context in
             let user = try context.authenticatedUser()
-            return try await signedIn(user)
+            // The new token keeps the sign-in's time: refreshing is not signing in again.
+            let issued = try await tokens.issue(for: user, signedInAt: context.signedInAt)
+            return SignedIn(userId: user, jwt: issued.jwt, expiresAt: issued.expiresAt)
         }
     }
 

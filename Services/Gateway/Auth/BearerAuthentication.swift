@@ -30,7 +30,7 @@ struct BearerAuthentication: RouterMiddleware {
         try await standing.check(verified.userId, issuedAt: verified.issuedAt, method: request.method.rawValue, path: request.uri.path)
         var context = context
         context.userId = verified.userId.uuidString.lowercased()
-        context.tokenIssuedAt = verified.issuedAt
+        context.signedInAt = verified.signedInAt
         context.logger[metadataKey: "user_id"] = .string(context.userId!)
         return try await next(request, context)
     }

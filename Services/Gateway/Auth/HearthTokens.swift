@@ -6,6 +6,8 @@ import JWTKit
 struct VerifiedToken: Sendable, Equatable {
     let userId: UUID
     let issuedAt: Date?
+    /// The sign-in the token descends from (through refreshes): `auth_time`, else `iat`.
+    let signedInAt: Date?
 }
 
 /// Issues and verifies Hearth's own bearer tokens: RS256, `sub` = user id, 24 hours.
@@ -34,11 +36,12 @@ struct HearthTokens: Sendable {
         self.policy = TokenPolicy(issuer: settings.tokenIssuer, audiences: [settings.tokenAudience])
     }
 
-    func issue(for userId: UUID, now: Date = Date()) async throws -> Issued {
+    /// `signedInAt`: the sign-in a refreshed token descends from; nil for a sign-in (now).
+    func issue(for userId: UUID, signedInAt: Date? = nil, now: Date = Date()) async throws -> Issued {
         let expiresAt = now.addingTimeInterval(lifetime)
         let claims = VerifiedClaims(
             iss: IssuerClaim(value: issuer), aud: AudienceClaim(value: audience), sub: SubjectClaim(value: userId.uuidString.lowercased()),
-            exp: ExpirationClaim(value: expiresAt), nbf: nil, iat: IssuedAtClaim(value: now))
+            exp: ExpirationClaim(value: expiresAt), nbf: nil, iat: IssuedAtClaim(value: now), authTime: IssuedAtClaim(value: signedInAt ?? now))
         let jwt = try await keys.sign(claims, kid: JWKIdentifier(string: keyId))
         return Issued(jwt: jwt, expiresAt: expiresAt)
     }
@@ -60,7 +63,7 @@ struct HearthTokens: Sendable {
         }
         try policy.check(verified.claims, now: now)
         guard let subject = verified.claims.subject, let userId = UUID(uuidString: subject) else { throw .missingSubject }
-        let result = VerifiedToken(userId: userId, issuedAt: verified.iat?.value)
+        let result = VerifiedToken(userId: userId, issuedAt: verified.iat?.value, signedInAt: verified.authTime?.value ?? verified.iat?.value)
         // Only tokens with an expiry are remembered (the policy requires one anyway).
         if let expiresAt = verified.claims.expiresAt { verifiedTokens.remember(token, verified: result, expiresAt: expiresAt) }
         return result

@@ -12,6 +12,14 @@ struct VerifiedClaims: JWTPayload {
     var exp: ExpirationClaim?
     var nbf: NotBeforeClaim?
     var iat: IssuedAtClaim?
+    /// When the user last signed in (OpenID Connect's `auth_time`): a refreshed token keeps its
+    /// sign-in's, so a fresh sign-in cannot be had by refreshing.
+    var authTime: IssuedAtClaim?
+
+    enum CodingKeys: String, CodingKey {
+        case iss, aud, sub, exp, nbf, iat
+        case authTime = "auth_time"
+    }
 
     func verify(using algorithm: some JWTAlgorithm) async throws {}
 

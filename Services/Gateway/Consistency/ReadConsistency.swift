@@ -62,5 +62,6 @@ enum GatewayProjection {
     static let households = "households"
     static let householdMembers = "household_members"
     static let users = "users"
+    static let exportRequests = "export_requests"
     static let feedback = "feedback"
 }

@@ -26,7 +26,9 @@ public struct AssistRequested: EventPayload {
     public static let topic = Topic.assistRequests
     public static let privacy = PayloadPrivacy(
         personal: [
-            "goal": .user("user_id", erased: .string("")),
+            // The run's key, not the user's: the goal ages out with the run (retention), and is
+            // erased with the user, whose runs' keys go with theirs.
+            "goal": .run("run_id", erased: .string("")),
             "prefs.kidsAges": .user("user_id", erased: .array([])),
             "prefs.allergies": .user("user_id", erased: .array([])),
             "prefs.cuisines": .user("user_id", erased: .array([])),
@@ -81,7 +83,7 @@ public struct AssistRunStarted: EventPayload {
     public static let version = 1
     public static let topic = Topic.assistEvents
     public static let privacy = PayloadPrivacy(
-        personal: ["goal": .user("user_id", erased: .string(""))],
+        personal: ["goal": .run("run_id", erased: .string(""))],
         notPersonal: ["run_id", "user_id", "household_id", "mode", "days", "start_date"])
 
     public var runId: UUID
@@ -314,5 +316,27 @@ extension Envelope where Payload == AssistRunEvent {
         if let elapsed = data.elapsedMs { out.append(contentsOf: #","elapsed_ms":"#.utf8); JSONText.appendInteger(elapsed, to: &out) }
         out.append(contentsOf: "}}".utf8)
         return out
+    }
+}
+
+/// `assist.run_expired` v1: the run is older than the retention period and its key was destroyed:
+/// what it said (goal, events, errors) is gone; its counts and costs stay. Keyed by the run, so it
+/// follows the run's own events on their partition (and in every replay).
+public struct AssistRunExpired: EventPayload {
+    public static let eventType = "assist.run_expired"
+    public static let version = 1
+    public static let topic = Topic.assistEvents
+    public static let privacy = PayloadPrivacy.nothingPersonal(["run_id"])
+
+    public var runId: UUID
+
+    public var aggregateKey: String { runId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case runId = "run_id"
+    }
+
+    public init(runId: UUID) {
+        self.runId = runId
     }
 }

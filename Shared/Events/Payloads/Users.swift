@@ -181,3 +181,36 @@ public struct UserErased: EventPayload {
         self.runIds = runIds
     }
 }
+
+/// `user.export_requested` v1: the user asked for a copy of their data (`scope` `user`), or a
+/// household's owner for the household's shared data (`scope` `household`). The gateway's export
+/// worker builds the archive.
+public struct UserExportRequested: EventPayload {
+    public static let eventType = "user.export_requested"
+    public static let version = 1
+    public static let topic = Topic.users
+    public static let privacy = PayloadPrivacy.nothingPersonal(["export_id", "user_id", "scope", "household_id"])
+
+    public var exportId: UUID
+    public var userId: UUID
+    /// `user` or `household`.
+    public var scope: String
+    /// The household exported, for scope `household`.
+    public var householdId: UUID?
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case exportId = "export_id"
+        case userId = "user_id"
+        case scope
+        case householdId = "household_id"
+    }
+
+    public init(exportId: UUID, userId: UUID, scope: String, householdId: UUID?) {
+        self.exportId = exportId
+        self.userId = userId
+        self.scope = scope
+        self.householdId = householdId
+    }
+}

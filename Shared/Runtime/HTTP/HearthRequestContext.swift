@@ -10,9 +10,9 @@ public struct HearthRequestContext: RequestContext {
     public var correlationId: String = ""
     /// The authenticated user, once authentication middleware has run.
     public var userId: String?
-    /// When the bearer token was issued (its `iat`): how recently the user signed in, for the
-    /// actions that ask for a fresh sign-in (deleting the account).
-    public var tokenIssuedAt: Date?
+    /// When the user signed in, through any refreshes of the bearer token (its `auth_time`): for
+    /// the actions that ask for a fresh sign-in (deleting the account).
+    public var signedInAt: Date?
     /// The peer's IP address as the socket saw it (a proxy's, behind one); nil for Unix sockets.
     public let peerAddress: String?
 

@@ -33,6 +33,13 @@ struct ProjectedEventDecoder: Sendable {
         try await keys?.prepare(values)
     }
 
+    /// Whether `decode` reads past the header of an event with this hint: the ones it passes over
+    /// on the header alone need no keys.
+    func reads(_ hint: (type: String, version: Int)?) -> Bool {
+        guard let eventTypes, let hint else { return true }
+        return eventTypes.contains(hint.type)
+    }
+
     func decode(position: EventPosition, value sealed: [UInt8], hint: (type: String, version: Int)?) throws -> ProjectedEvent? {
         // A type this projection does not read is passed over on the header alone, before any
         // byte of the envelope is read: on a busy topic that is most of its events.

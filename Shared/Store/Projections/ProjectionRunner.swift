@@ -279,7 +279,9 @@ public final class ProjectionRunner: Service, Sendable {
         var events: [ProjectedEvent] = []
         events.reserveCapacity(messages.count)
         var toPark: [KafkaMessage] = []
-        if case .apply = action { try await eventDecoder.prepare(messages.lazy.map(\.value)) }
+        if case .apply = action {
+            try await eventDecoder.prepare(messages.lazy.filter { [eventDecoder] in eventDecoder.reads(EventHeaders.typeHint(of: $0)) }.map(\.value))
+        }
         // An event newer than this build holds the projection there: what comes before it is
         // applied, then the refusal is thrown for the caller to wait on.
         var heldAt: NewerEventVersion?

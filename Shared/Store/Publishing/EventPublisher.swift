@@ -10,11 +10,12 @@ import Metrics
 public struct EventPublisher: Sendable {
     public let producer: KafkaProducer
     public let source: String
-    /// Seals the fields `P.privacy` marks personal. Every service's publisher has them; without
-    /// (a test's publisher of fixtures) personal fields go out in the clear, which readers accept.
+    /// Seals the fields `P.privacy` marks personal. Every service's publisher has them; nil (a
+    /// test's publisher of fixtures, said explicitly) sends personal fields in the clear, which
+    /// readers accept.
     public let keys: (any SealingKeySource)?
 
-    public init(producer: KafkaProducer, source: String, keys: (any SealingKeySource)? = nil) {
+    public init(producer: KafkaProducer, source: String, keys: (any SealingKeySource)?) {
         self.producer = producer
         self.source = source
         self.keys = keys

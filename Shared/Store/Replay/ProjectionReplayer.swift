@@ -475,6 +475,9 @@ final class SkipCounter: Sendable {
         } catch let newer as NewerEventVersion {
             // A replay by a build older than the events would leave them out: refuse instead.
             throw newer
+        } catch let unloaded as PrivacyError where unloaded.keyId != nil {
+            // A key not loaded is no fault of the event's: skipping it would lose it.
+            throw unloaded
         } catch {
             add()
             return nil

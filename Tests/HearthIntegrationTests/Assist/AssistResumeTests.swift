@@ -16,7 +16,7 @@ extension BackboneSuite {
                 for wire in AssistWire.allCases {
                     let runId = UUID()
                     let producer = try KafkaTestEnvironment.producer(clientId: "hearth-tests-assist-resume", lingerMs: 0)
-                    let publisher = EventPublisher(producer: producer, source: "tests")
+                    let publisher = EventPublisher(producer: producer, source: "tests", keys: nil)
                     func event(_ seq: Int, _ name: String, _ data: JSONValue, elapsed: Int? = nil) -> AssistRunEvent {
                         AssistRunEvent(runId: runId, seq: seq, event: name, data: data, elapsedMs: elapsed)
                     }

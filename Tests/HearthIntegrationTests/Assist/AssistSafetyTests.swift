@@ -74,7 +74,7 @@ extension BackboneSuite {
                     runId: runId, userId: UUID(), householdId: nil, mode: "routines", goal: "Bedtime", days: 7, startDate: "2026-03-02",
                     prefs: HouseholdPrefs(adults: 1, kidsAges: [5], allergies: [], cuisines: []), members: [])
                 let producer = try KafkaTestEnvironment.producer(clientId: "hearth-tests-assist")
-                let publisher = EventPublisher(producer: producer, source: "tests")
+                let publisher = EventPublisher(producer: producer, source: "tests", keys: nil)
                 let envelope = publisher.envelope(request, correlationId: "redelivery-\(runId)")
                 // The same message twice: what Kafka does after a rebalance or a restart.
                 _ = try await publisher.publish(batch: [envelope, envelope])

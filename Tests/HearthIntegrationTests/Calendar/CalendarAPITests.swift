@@ -50,7 +50,7 @@ extension BackboneSuite {
                 #expect(CalendarStack.instant(trainings.last?["start"] as? String) == CalendarStack.instant("2026-03-30T16:00:00Z"))
 
                 // A chore occurrence assigned to Bo (by name, as assist runs write them) blocks Bo too.
-                let publisher = EventPublisher(producer: try KafkaTestEnvironment.producer(clientId: "hearth-tests-calendar-conflicts"), source: "tests")
+                let publisher = EventPublisher(producer: try KafkaTestEnvironment.producer(clientId: "hearth-tests-calendar-conflicts"), source: "tests", keys: nil)
                 let choreId = UUID()
                 try await publisher.publish(ChoreScheduled(
                     occurrenceId: choreId, householdId: UUID(uuidString: household), userId: try #require(UUID(uuidString: user.userId)),
@@ -113,7 +113,7 @@ extension BackboneSuite {
 
                 // A chore occurrence from an assist run shows up in the same calendar.
                 let occurrence = UUID()
-                let publisher = EventPublisher(producer: try KafkaTestEnvironment.producer(clientId: "hearth-tests-calendar-feed"), source: "tests")
+                let publisher = EventPublisher(producer: try KafkaTestEnvironment.producer(clientId: "hearth-tests-calendar-feed"), source: "tests", keys: nil)
                 try await publisher.publish(ChoreScheduled(
                     occurrenceId: occurrence, householdId: UUID(uuidString: household), userId: try #require(UUID(uuidString: user.userId)),
                     runId: nil, chore: "Take out the bins", choreId: "bins", assignee: "Ada", at: "2026-04-11T19:00:00", date: "2026-04-11",

@@ -72,7 +72,7 @@ extension BackboneSuite {
                     guard case .event(let decoded) = try EventCatalogue.hearth.decode(Data(original.utf8)),
                           let created = decoded.payload as? CalendarEventCreated
                     else { Issue.record("the archived creation does not decode"); return }
-                    let publisher = EventPublisher(producer: try KafkaTestEnvironment.producer(clientId: "hearth-tests-calendar"), source: "tests")
+                    let publisher = EventPublisher(producer: try KafkaTestEnvironment.producer(clientId: "hearth-tests-calendar"), source: "tests", keys: nil)
                     try await publisher.publish(Envelope(
                         created, correlationId: decoded.metadata.correlationId, source: decoded.metadata.source, id: decoded.metadata.id,
                         occurredAt: decoded.metadata.occurredAt))

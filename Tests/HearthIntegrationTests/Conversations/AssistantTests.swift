@@ -230,7 +230,7 @@ extension BackboneSuite {
 
                 // A profile fact of the household reaches the assistant's context.
                 let householdId = try #require(UUID(uuidString: household))
-                let publisher = EventPublisher(producer: try KafkaTestEnvironment.producer(clientId: "hearth-tests-assistant-profile"), source: "tests")
+                let publisher = EventPublisher(producer: try KafkaTestEnvironment.producer(clientId: "hearth-tests-assistant-profile"), source: "tests", keys: nil)
                 try await publisher.publish(ProfileFactExtracted(
                     factId: UUID(), householdId: householdId, memberId: nil, subject: "Sam", kind: "allergy", value: "sesame", polarity: "add",
                     confidence: 0.9, messageId: UUID(), chatId: try #require(UUID(uuidString: chatId)), quotedSpan: "Sam is allergic to sesame",

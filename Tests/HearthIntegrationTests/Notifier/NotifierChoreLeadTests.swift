@@ -52,7 +52,7 @@ extension BackboneSuite.Notifier {
             let earlyOccurrence = UUID()
             let onTimeOccurrence = UUID()
             let producer = try KafkaTestEnvironment.producer(clientId: "hearth-tests-chore-lead", lingerMs: 0)
-            let publisher = EventPublisher(producer: producer, source: "tests")
+            let publisher = EventPublisher(producer: producer, source: "tests", keys: nil)
             // First scheduled two hours out, then moved: the reminder must follow the move.
             _ = try await publisher.publish(
                 chore(earlyOccurrence, for: earlyId, at: occurrenceAt.addingTimeInterval(2 * 3600)), correlationId: "chore-\(earlyOccurrence)")

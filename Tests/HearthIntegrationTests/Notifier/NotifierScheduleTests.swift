@@ -26,7 +26,7 @@ extension BackboneSuite.Notifier {
                     minutes: 10, timeZone: "Europe/Berlin")
             }
             let producer = try KafkaTestEnvironment.producer(clientId: "hearth-tests-chores", lingerMs: 0)
-            let publisher = EventPublisher(producer: producer, source: "tests")
+            let publisher = EventPublisher(producer: producer, source: "tests", keys: nil)
             _ = try await publisher.publish(chore(at: first), correlationId: "chore-\(occurrence)")
             _ = try await publisher.publish(chore(at: moved), correlationId: "chore-\(occurrence)")
             await producer.close()

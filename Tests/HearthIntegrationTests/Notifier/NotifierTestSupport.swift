@@ -106,7 +106,7 @@ struct NotifierStack: @unchecked Sendable {
     /// Publishes many reminders straight to the topic (faster than one request each).
     static func publishReminders(_ reminders: [ReminderRequested]) async throws {
         let producer = try KafkaTestEnvironment.producer(clientId: "hearth-tests-reminders", lingerMs: 5)
-        let publisher = EventPublisher(producer: producer, source: "tests")
+        let publisher = EventPublisher(producer: producer, source: "tests", keys: nil)
         _ = try await publisher.publish(batch: reminders.map { publisher.envelope($0, correlationId: "tests-\($0.reminderId)") })
         await producer.close()
     }

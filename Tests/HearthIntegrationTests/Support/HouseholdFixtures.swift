@@ -17,7 +17,7 @@ enum HouseholdFixtures {
     /// Publishes in order and waits for every acknowledgement.
     static func publish(_ envelopes: [Envelope<HouseholdUpserted>]) async throws -> [EventPosition] {
         let producer = try KafkaTestEnvironment.producer(clientId: "hearth-tests-households")
-        let publisher = EventPublisher(producer: producer, source: "tests")
+        let publisher = EventPublisher(producer: producer, source: "tests", keys: nil)
         var positions: [EventPosition] = []
         do {
             for chunk in stride(from: 0, to: envelopes.count, by: 500) {

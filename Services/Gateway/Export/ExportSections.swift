@@ -1,0 +1,128 @@
+import Foundation
+import PostgresNIO
+
+/// One file of an export: its name, what README.txt says of it, and the query that writes it
+/// (JSON built by Postgres from the read models, so a file is one round trip). A feature adds its
+/// data to the export by adding its sections here.
+struct ExportSection: Sendable {
+    let file: String
+    let description: String
+    /// The file's contents for the subject (a user, or a household), as JSON text.
+    let query: @Sendable (UUID) -> PostgresQuery
+
+    /// What a user's own export holds: everything Hearth keeps that they can see.
+    static let user: [ExportSection] = [
+        ExportSection(file: "profile.json", description: "Your account: sign-in provider, name, language, time zone, when you joined.") {
+            """
+            SELECT coalesce((SELECT row_to_json(p) FROM (
+                SELECT user_id, provider, display_name, locale, time_zone, registered_at FROM users WHERE user_id = \($0)) p), '{}')::text
+            """
+        },
+        ExportSection(file: "households.json", description: "Your household, how you joined it, its preferences and the people in it.") {
+            """
+            SELECT coalesce(json_agg(h), '[]')::text FROM (
+                SELECT hh.household_id, hh.name, hh.prefs, uh.via AS joined_via, uh.joined_at,
+                       (SELECT coalesce(json_agg(m ORDER BY m.added_at, m.member_id), '[]') FROM (
+                            SELECT member_id, name, role, birthdate, added_at FROM household_members WHERE household_id = hh.household_id) m) AS members
+                FROM user_households uh JOIN households hh USING (household_id) WHERE uh.user_id = \($0)) h
+            """
+        },
+        ExportSection(file: "chats.json", description: "The chats you are in, with every message in them.") {
+            """
+            SELECT coalesce(json_agg(c ORDER BY c.created_at, c.chat_id), '[]')::text FROM (
+                SELECT ch.chat_id, ch.title, ch.created_at,
+                       (SELECT coalesce(json_agg(m ORDER BY m.seq), '[]') FROM (
+                            SELECT message_id, author_id, author_name, body AS text, sent_at, seq FROM chat_messages WHERE chat_id = ch.chat_id) m) AS messages
+                FROM chat_members cm JOIN chats ch USING (chat_id) WHERE cm.user_id = \($0)) c
+            """
+        },
+        ExportSection(file: "assistant_runs.json", description: "Your assistant runs (meal plans, chores, routines): what you asked and what came back.") {
+            """
+            SELECT coalesce(json_agg(r ORDER BY r.started_at, r.run_id), '[]')::text FROM (
+                SELECT run_id, household_id, mode, state, goal, days, start_date, terminal_event, final, started_at, finished_at,
+                       input_tokens, output_tokens
+                FROM agent_runs WHERE user_id = \($0)) r
+            """
+        },
+        ExportSection(file: "assistant_actions.json", description: "What the assistant proposed to you, and what you decided.") {
+            """
+            SELECT coalesce(json_agg(a ORDER BY a.proposed_at, a.action_id), '[]')::text FROM (
+                SELECT action_id, run_id, tool, arguments, summary, proposed_at, status, decided_at, effect_type, effect_id
+                FROM assistant_actions WHERE proposed_for = \($0)) a
+            """
+        },
+        ExportSection(file: "calendar.json", description: "Your household's calendar, and your own entries.") {
+            """
+            SELECT coalesce(json_agg(e ORDER BY e.starts_at, e.entry_id), '[]')::text FROM (
+                SELECT entry_id, source, title, starts_at, ends_at, all_day, time_zone, kind, assignee, location, rrule
+                FROM calendar_entries
+                WHERE NOT deleted AND (owner_user_id = \($0)
+                   OR household_id IN (SELECT household_id FROM user_households WHERE user_id = \($0)))) e
+            """
+        },
+        ExportSection(file: "reminders.json", description: "Your reminders.") {
+            """
+            SELECT coalesce(json_agg(r ORDER BY r.due_at, r.reminder_id), '[]')::text FROM (
+                SELECT reminder_id, title, body, due_at, urgent, channels, source, status FROM reminders WHERE user_id = \($0)) r
+            """
+        },
+        ExportSection(file: "consents.json", description: "What you agreed to be sent, and when not: notification channels and quiet hours.") {
+            """
+            SELECT coalesce((SELECT row_to_json(s) FROM (
+                SELECT time_zone, quiet_hours_start, quiet_hours_end, channels, updated_at FROM notification_settings WHERE user_id = \($0)) s), '{}')::text
+            """
+        },
+        ExportSection(file: "feedback.json", description: "The ratings and comments you gave the assistant.") {
+            """
+            SELECT coalesce(json_agg(f ORDER BY f.given_at, f.feedback_id), '[]')::text FROM (
+                SELECT feedback_id, run_id, signal, comment, payload, given_at FROM feedback WHERE user_id = \($0)) f
+            """
+        },
+        ExportSection(file: "usage.json", description: "Your assistant usage per month, and the model calls of your runs.") {
+            """
+            SELECT json_build_object(
+                'months', (SELECT coalesce(json_agg(q ORDER BY q.month), '[]') FROM (SELECT month, used FROM assist_quota_usage WHERE user_id = \($0)) q),
+                'model_calls', (SELECT coalesce(json_agg(m ORDER BY m.created_at, m.run_id, m.attempt), '[]') FROM (
+                    SELECT run_id, attempt, phase, provider, model, input_tokens, output_tokens, cost_cents, outcome, created_at
+                    FROM run_metrics WHERE run_id IN (SELECT run_id FROM agent_runs WHERE user_id = \($0))) m))::text
+            """
+        },
+    ]
+
+    /// What a household's owner exports for the household: its shared data.
+    static let household: [ExportSection] = [
+        ExportSection(file: "household.json", description: "The household, its preferences and the people in it.") {
+            """
+            SELECT coalesce((SELECT row_to_json(h) FROM (
+                SELECT hh.household_id, hh.name, hh.prefs, hh.created_at,
+                       (SELECT coalesce(json_agg(m ORDER BY m.added_at, m.member_id), '[]') FROM (
+                            SELECT member_id, name, role, birthdate, added_at FROM household_members WHERE household_id = hh.household_id) m) AS members
+                FROM households hh WHERE hh.household_id = \($0)) h), '{}')::text
+            """
+        },
+        ExportSection(file: "calendar.json", description: "The household's calendar: events, chores and routines.") {
+            """
+            SELECT coalesce(json_agg(e ORDER BY e.starts_at, e.entry_id), '[]')::text FROM (
+                SELECT entry_id, source, title, starts_at, ends_at, all_day, time_zone, kind, assignee, location, rrule
+                FROM calendar_entries WHERE NOT deleted AND household_id = \($0)) e
+            """
+        },
+        ExportSection(file: "profile_facts.json", description: "What the household's chats taught the assistant (allergies, likes, routines), and their status.") {
+            """
+            SELECT coalesce(json_agg(f ORDER BY f.extracted_at, f.fact_id), '[]')::text FROM (
+                SELECT fact_id, member_id, subject, kind, value, polarity, status, quoted_span, extracted_at, decided_at
+                FROM profile_facts WHERE household_id = \($0)) f
+            """
+        },
+    ]
+
+    /// README.txt: what each file of the archive holds.
+    static func readme(for sections: [ExportSection], scope: String) -> String {
+        var text = scope == "household"
+            ? "Your household's data in Hearth, exported at your request.\n\n"
+            : "Your data in Hearth, exported at your request.\n\n"
+        text += "Each file is JSON (UTF-8). Times are RFC 3339 in UTC.\n\n"
+        for section in sections { text += "\(section.file)\n    \(section.description)\n" }
+        return text
+    }
+}
