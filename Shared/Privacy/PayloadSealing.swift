@@ -27,16 +27,11 @@ public enum PayloadSealing {
         var sealed = payload
         for path in privacy.personalPaths {
             guard let field = privacy.personal[path] else { continue }
-            let subjectField = field.subject.field
-            guard case .string(let subjectId)? = value(at: subjectField, in: payload) else {
-                // A subject id that is absent leaves nothing to seal only when the field is too.
-                if hasValue(at: path, in: payload) {
-                    throw PrivacyError.missingSubject(eventType: eventType, path: path, subjectField: subjectField)
-                }
-                continue
-            }
             guard hasValue(at: path, in: payload) else { continue }
-            let key = try await keys.sealingKey(for: "\(field.subject.kind):\(subjectId.lowercased())")
+            guard let subject = field.subject.name(in: payload) else {
+                throw PrivacyError.missingSubject(eventType: eventType, path: path, subjectField: field.subject.fields.joined(separator: " or "))
+            }
+            let key = try await keys.sealingKey(for: subject)
             sealed = try transform(sealed, at: Self.components(path)) { value in
                 .string(try SealedField.seal(value, with: key, eventType: eventType, path: path))
             }

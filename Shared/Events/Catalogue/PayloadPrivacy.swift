@@ -14,19 +14,36 @@ public enum SubjectReference: Sendable, Equatable, Hashable {
     /// One assistant run's output (a key per run): erased with the user who asked, and when the
     /// run is older than the retention period.
     case run(field: String)
+    /// The household's when the payload names one (a household's calendar stays with the
+    /// household when its author leaves), else the user's (their own entries).
+    case householdElseUser(household: String, user: String)
 
-    public var field: String {
+    /// The fields the subject's id may be read from.
+    public var fields: [String] {
         switch self {
-        case .user(let field), .household(let field), .run(let field): field
+        case .user(let field), .household(let field), .run(let field): [field]
+        case .householdElseUser(let household, let user): [household, user]
         }
     }
 
-    /// The prefix of the subject's name in the key store (`user:<uuid>`, `household:<uuid>`).
-    public var kind: String {
+    /// The subject's name in the key store (`user:<uuid>`, `household:<uuid>`, `run:<uuid>`) for
+    /// `payload`, nil when the payload does not carry its id.
+    public func name(in payload: JSONValue) -> String? {
+        func id(_ field: String) -> String? {
+            var current = payload
+            for component in field.split(separator: ".") {
+                guard case .object(let fields) = current, let next = fields[String(component)] else { return nil }
+                current = next
+            }
+            guard case .string(let text) = current else { return nil }
+            return text.lowercased()
+        }
         switch self {
-        case .user: "user"
-        case .household: "household"
-        case .run: "run"
+        case .user(let field): return id(field).map { "user:\($0)" }
+        case .household(let field): return id(field).map { "household:\($0)" }
+        case .run(let field): return id(field).map { "run:\($0)" }
+        case .householdElseUser(let household, let user):
+            return id(household).map { "household:\($0)" } ?? id(user).map { "user:\($0)" }
         }
     }
 }
@@ -52,6 +69,10 @@ public struct PersonalField: Sendable, Equatable {
 
     public static func run(_ field: String, erased: JSONValue = .null) -> PersonalField {
         PersonalField(.run(field: field), erased: erased)
+    }
+
+    public static func householdElseUser(_ household: String, _ user: String, erased: JSONValue = .null) -> PersonalField {
+        PersonalField(.householdElseUser(household: household, user: user), erased: erased)
     }
 }
 

@@ -54,10 +54,10 @@ public struct CalendarEventCreated: EventPayload {
     public static let topic = Topic.calendar
     public static let privacy = PayloadPrivacy(
         personal: [
-            "entry.title": .user("created_by", erased: .string("")),
-            "entry.time_zone": .user("created_by", erased: .string("")),
-            "entry.location": .user("created_by"),
-            "entry.rrule": .user("created_by"),
+            "entry.title": .householdElseUser("household_id", "created_by", erased: .string("")),
+            "entry.time_zone": .householdElseUser("household_id", "created_by", erased: .string("UTC")),
+            "entry.location": .householdElseUser("household_id", "created_by"),
+            "entry.rrule": .householdElseUser("household_id", "created_by"),
         ],
         notPersonal: [
             "event_id", "household_id", "created_by", "sequence",
@@ -95,10 +95,10 @@ public struct CalendarEventUpdated: EventPayload {
     public static let topic = Topic.calendar
     public static let privacy = PayloadPrivacy(
         personal: [
-            "entry.title": .user("updated_by", erased: .string("")),
-            "entry.time_zone": .user("updated_by", erased: .string("")),
-            "entry.location": .user("updated_by"),
-            "entry.rrule": .user("updated_by"),
+            "entry.title": .householdElseUser("household_id", "updated_by", erased: .string("")),
+            "entry.time_zone": .householdElseUser("household_id", "updated_by", erased: .string("UTC")),
+            "entry.location": .householdElseUser("household_id", "updated_by"),
+            "entry.rrule": .householdElseUser("household_id", "updated_by"),
         ],
         notPersonal: [
             "event_id", "household_id", "updated_by", "sequence",

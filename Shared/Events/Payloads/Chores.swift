@@ -13,10 +13,10 @@ public struct ChoreScheduled: EventPayload {
     public static let topic = Topic.chores
     public static let privacy = PayloadPrivacy(
         personal: [
-            "chore": .user("user_id", erased: .string("")),
-            "chore_id": .user("user_id", erased: .string("")),
-            "assignee": .user("user_id", erased: .string("")),
-            "time_zone": .user("user_id"),
+            "chore": .householdElseUser("household_id", "user_id", erased: .string("")),
+            "chore_id": .householdElseUser("household_id", "user_id", erased: .string("")),
+            "assignee": .householdElseUser("household_id", "user_id", erased: .string("")),
+            "time_zone": .householdElseUser("household_id", "user_id"),
         ],
         notPersonal: ["occurrence_id", "household_id", "user_id", "run_id", "at", "date", "minutes"])
 

@@ -24,15 +24,16 @@ public struct RoutineScheduled: EventPayload {
     public static let topic = Topic.chores
     public static let privacy = PayloadPrivacy(
         personal: [
-            "child": .user("user_id", erased: .string("")),
-            "name": .user("user_id", erased: .string("")),
-            "steps[].title": .user("user_id", erased: .string("")),
-            "rrule": .user("user_id", erased: .string("")),
-            "time_zone": .user("user_id"),
+            "child": .householdElseUser("household_id", "user_id", erased: .string("")),
+            "name": .householdElseUser("household_id", "user_id", erased: .string("")),
+            "steps[].title": .householdElseUser("household_id", "user_id", erased: .string("")),
+            "time_zone": .householdElseUser("household_id", "user_id"),
         ],
         notPersonal: [
             "routine_id", "household_id", "user_id", "run_id", "age", "kind", "starts_at", "start_date", "minutes",
             "steps[].minutes",
+            // Always `FREQ=DAILY`: the routine's shape, not anything the family wrote.
+            "rrule",
         ])
 
     public var routineId: UUID

@@ -91,8 +91,10 @@ final class MemoryKeys: SealingKeySource {
             for path in classified.sorted() where !all.contains(path) {
                 problems.append("\(name): \(path) is classified but the payload writes no such field")
             }
-            for (path, field) in privacy.personal.sorted(by: { $0.key < $1.key }) where !privacy.notPersonal.contains(field.subject.field) {
-                problems.append("\(name): \(path)'s subject \(field.subject.field) must be a field marked not personal")
+            for (path, field) in privacy.personal.sorted(by: { $0.key < $1.key }) {
+                for subject in field.subject.fields where !privacy.notPersonal.contains(subject) {
+                    problems.append("\(name): \(path)'s subject \(subject) must be a field marked not personal")
+                }
             }
         }
         #expect(problems == [])
@@ -120,7 +122,8 @@ final class MemoryKeys: SealingKeySource {
                 }
             }
         }
-        let subjects = Set(P.privacy.personal.values.map { "\($0.subject.kind):00000000-0000-4000-8000-000000000001" })
+        let subjects = Set(P.privacy.personal.values.compactMap { $0.subject.name(in: original) })
+        #expect(subjects.allSatisfy { $0.hasSuffix(":00000000-0000-4000-8000-000000000001") })
         #expect(keys.subjects == subjects, "\(P.eventType) sealed with the keys of \(keys.subjects)")
         let opened = try PayloadSealing.open(sealed, eventType: P.eventType, privacy: P.privacy, key: keys.opening)
         #expect(opened == original, "\(P.eventType) did not open to what was sealed")
@@ -154,6 +157,39 @@ final class MemoryKeys: SealingKeySource {
             }
         }
         return current
+    }
+
+    @Test("a household's data is sealed with the household's key when the payload names one, else with its author's")
+    func householdElseUser() async throws {
+        let author = UUID()
+        let household = UUID()
+        let entry = CalendarEntryState(
+            title: "Swimming", start: Date(timeIntervalSince1970: 1_800_000_000), end: Date(timeIntervalSince1970: 1_800_003_600), allDay: false,
+            timeZone: "Europe/Paris", kind: .appointment, memberIds: [], location: nil, rrule: nil)
+        for (householdId, subject) in [(household, "household:\(household.uuidString.lowercased())"), (nil, "user:\(author.uuidString.lowercased())")] {
+            let keys = MemoryKeys()
+            let payload = CalendarEventCreated(eventId: UUID(), householdId: householdId, createdBy: author, entry: entry, sequence: 1)
+            let json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder.hearth().encode(payload))
+            _ = try await PayloadSealing.seal(json, eventType: CalendarEventCreated.eventType, privacy: CalendarEventCreated.privacy, keys: keys)
+            #expect(keys.subjects == [subject])
+        }
+    }
+
+    @Test("a value that only looks sealed is sealed like any other, and opens back to itself")
+    func lookalikesAreSealed() async throws {
+        let keys = MemoryKeys()
+        let lookalike = SealedField.prefix + UUID().uuidString.lowercased() + ":AAAA"
+        let payload = ChatMessageSent(
+            messageId: UUID(), chatId: UUID(), householdId: UUID(), authorId: UUID(), authorName: "Eve", text: lookalike, clientId: "e-1")
+        let json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder.hearth().encode(payload))
+        let sealed = try await PayloadSealing.seal(json, eventType: ChatMessageSent.eventType, privacy: ChatMessageSent.privacy, keys: keys)
+        #expect(Self.values(at: "text", in: sealed) != [.string(lookalike)])
+        let opened = try PayloadSealing.open(sealed, eventType: ChatMessageSent.eventType, privacy: ChatMessageSent.privacy, key: keys.opening)
+        #expect(Self.values(at: "text", in: opened) == [.string(lookalike)])
+        // Where nothing is personal, a lookalike is left alone (and asks for no key).
+        let clientId = try PayloadSealing.open(
+            .object(["client_id": .string(lookalike)]), eventType: ChatMessageSent.eventType, privacy: ChatMessageSent.privacy) { _ in nil }
+        #expect(clientId == .object(["client_id": .string(lookalike)]))
     }
 
     @Test("a sealed value copied into another field, or altered, does not open")
