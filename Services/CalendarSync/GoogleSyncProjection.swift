@@ -82,7 +82,7 @@ struct GoogleSyncProjection: Projection {
                 try await mirror(entry, household: routine.householdId, owner: routine.userId, event: event, on: connection, logger: logger)
             case let requested as UserDeletionRequested:
                 await tokens.forget(requested.userId)
-                try await unlink(requested.userId, on: connection, logger: logger)
+                try await unlink(requested.userId, before: requested.requestedAt, on: connection, logger: logger)
             case let erased as UserErased:
                 await tokens.forget(erased.userId)
                 try await erase(erased, on: connection, logger: logger)
@@ -96,9 +96,12 @@ struct GoogleSyncProjection: Projection {
     /// mirrored entries are forgotten too (a new link after a restore inserts them again; Google
     /// answers 409 for one it still holds, which becomes an update). The copies already in their
     /// Google calendar stay there: their credentials are being revoked, and they are theirs.
-    private func unlink(_ user: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+    ///
+    /// `before`: a link made after the request (the account restored, then linked again) stays,
+    /// also in a rebuild, which reads the users topic after the calendar.
+    private func unlink(_ user: UUID, before: Date, on connection: PostgresConnection, logger: Logger) async throws {
         try await connection.query("DELETE FROM calendar_links WHERE user_id = \(user)", logger: logger)
-        try await connection.query("DELETE FROM google_links WHERE user_id = \(user)", logger: logger)
+        try await connection.query("DELETE FROM google_links WHERE user_id = \(user) AND changed_at <= \(before)", logger: logger)
     }
 
     /// The user's link (if one was made since the request), the entries whose mirrored state they
@@ -107,7 +110,7 @@ struct GoogleSyncProjection: Projection {
     /// Other users' records of the user's entries in households that outlive them stay, so that
     /// deleting such an entry later still removes it from those users' calendars.
     private func erase(_ erased: UserErased, on connection: PostgresConnection, logger: Logger) async throws {
-        try await unlink(erased.userId, on: connection, logger: logger)
+        try await unlink(erased.userId, before: .distantFuture, on: connection, logger: logger)
         try await connection.query(
             """
             DELETE FROM calendar_links WHERE hearth_id IN (

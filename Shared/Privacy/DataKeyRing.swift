@@ -146,6 +146,8 @@ public final class DataKeyRing: SealingKeySource {
             cache.makeRoom()
             for id in missing {
                 if let key = found[id] {
+                    // A destruction here since this read began wins over what the read found.
+                    if case .gone? = cache.opening[id]?.key, let marked = cache.opening[id]?.loaded, marked > now { continue }
                     cache.opening[id] = (key, now)
                     cache.missingSince[id] = nil
                 } else {
@@ -167,6 +169,29 @@ public final class DataKeyRing: SealingKeySource {
         guard SealedField.occurs(in: value) else { return value }
         try await load(SealedField.keyIds(in: value))
         return try SealedEnvelope.open(value, catalogue: catalogue, leavingGoneSealed: leavingGoneSealed, key: openingKey)
+    }
+
+    /// `open`, tried again a few times over about a second (a key still committing, Postgres
+    /// briefly away): for live streams, which have no later delivery to wait for. Nil: the
+    /// event could not be opened (logged).
+    public func openPatiently(_ value: [UInt8], catalogue: EventCatalogue = .hearth) async -> [UInt8]? {
+        var pause = Duration.milliseconds(25)
+        for attempt in 1...6 {
+            do {
+                return try await open(value, catalogue: catalogue)
+            } catch let refused as PrivacyError where refused.keyId == nil {
+                logger.error("an event's sealed fields do not open", metadata: ["error": "\(refused)"])
+                return nil
+            } catch {
+                if attempt == 6 {
+                    logger.warning("an event could not be opened for a live stream", metadata: ["error": "\(String(reflecting: error))"])
+                    return nil
+                }
+                try? await Task.sleep(for: pause)
+                pause *= 2
+            }
+        }
+        return nil
     }
 
     /// The key `id` as last loaded; nil when it was never loaded (call `prepare` first).

@@ -57,8 +57,10 @@ struct AssistRequestConsumer: Service {
                         // How long the request waited in Kafka (producer and consumer clocks are
                         // the same host's in tests; across hosts it is only indicative).
                         let waitedMs = message.timestamp.map { max(0, Int(Date().timeIntervalSince($0) * 1000)) }
-                        guard let opened = await open(message) else { break }  // shutting down
-                        guard let (request, metadata) = decode(message, value: opened, decoder: decoder) else {
+                        let opening = await open(message)
+                        if case .stopping = opening { break }
+                        let opened: [UInt8]? = if case .value(let value) = opening { value } else { nil }
+                        guard let opened, let (request, metadata) = decode(message, value: opened, decoder: decoder) else {
                             consumer.storeOffsets([message.topicPartition: message.offset + 1])
                             continue
                         }
@@ -119,25 +121,33 @@ struct AssistRequestConsumer: Service {
         return .stopping
     }
 
-    /// The request with its sealed fields opened, retrying while the key store cannot be read (a
-    /// request is never skipped for that); nil only when shutting down. A value that does not
-    /// open (altered) is passed on as it is, and refused by `decode` as malformed; a key not loaded
-    /// yet is waited for.
-    private func open(_ message: KafkaMessage) async -> [UInt8]? {
+    /// What opening a request's sealed fields gave.
+    private enum Opened {
+        case value([UInt8])
+        /// Its sealed fields do not open (altered): not a request this service can run.
+        case refused
+        case stopping
+    }
+
+    /// The request with its sealed fields opened, retrying while the key store cannot be read or
+    /// a key is not there yet (a request is never skipped for that).
+    private func open(_ message: KafkaMessage) async -> Opened {
         var backoff = Duration.milliseconds(50)
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
-                return try await keys.open(message.value)
+                return .value(try await keys.open(message.value))
             } catch let refused as PrivacyError where refused.keyId == nil {
-                logger.error("an assist request's sealed fields do not open", metadata: ["offset": "\(message.offset)", "error": "\(refused)"])
-                return message.value
+                logger.error("skipping an assist request whose sealed fields do not open", metadata: [
+                    "partition": "\(message.partition)", "offset": "\(message.offset)", "error": "\(refused)",
+                ])
+                return .refused
             } catch {
                 logger.warning("cannot read the data keys yet, retrying", metadata: ["error": "\(String(reflecting: error))"])
                 try? await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, .seconds(5))
             }
         }
-        return nil
+        return .stopping
     }
 
     private func decode(_ message: KafkaMessage, value: [UInt8], decoder: JSONDecoder) -> (IntakeRequest, EventMetadata)? {

@@ -78,7 +78,7 @@ private enum RunEventDispatcher {
     static func decode(_ message: KafkaMessage, keys: DataKeyRing) async -> RunStreamEventText? {
         // Other event types of the topic (run started/completed) are for the read models.
         guard let hint = EventHeaders.typeHint(of: message), hint.type == AssistRunEvent.eventType, hint.version == AssistRunEvent.version,
-              let value = try? await keys.open(message.value),
+              let value = await keys.openPatiently(message.value),
               let event = AssistRunEventText(envelope: value)
         else { return nil }
         return RunStreamEventText(seq: event.seq, event: event.event, data: event.data, elapsedMs: event.elapsedMs)

@@ -73,7 +73,7 @@ final class ChatStreamHub: Service, Sendable {
         let waiting = subscribers.waiting(on: String(decoding: keyBytes, as: UTF8.self))
         guard !waiting.isEmpty, let hint = EventHeaders.typeHint(of: message),
               hint.type == ChatMessageSent.eventType || hint.type == ChatRead.eventType,
-              let value = try? await keys.open(message.value),
+              let value = await keys.openPatiently(message.value),
               case .event(let decoded)? = try? EventCatalogue.hearth.decode(Data(value), hint: hint)
         else { return }
         let item: ChatStreamItem

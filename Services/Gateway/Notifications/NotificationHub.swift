@@ -53,7 +53,7 @@ final class NotificationHub: Service, Sendable {
     private static func dispatch(_ message: KafkaMessage, to subscribers: StreamSubscribers<UUID, InboxItem>, keys: DataKeyRing) async {
         guard let hint = EventHeaders.typeHint(of: message), hint.type == NotificationSent.eventType else { return }
         guard !subscribers.isEmpty else { return }
-        guard let value = try? await keys.open(message.value),
+        guard let value = await keys.openPatiently(message.value),
               case .event(let decoded)? = try? EventCatalogue.hearth.decode(Data(value), hint: hint),
               let sent = decoded.payload as? NotificationSent, sent.channel == "inbox"
         else { return }

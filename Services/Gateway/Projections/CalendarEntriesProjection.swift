@@ -164,8 +164,10 @@ public struct CalendarFeedsProjection: Projection {
             case let requested as UserDeletionRequested:
                 // Revoked at once, not at erasure: the rows are deleted, so the tokens stop serving
                 // and nothing of the feeds is left to erase later. A cancelled deletion
-                // (`user.deletion_cancelled`) brings no feed back; the user creates a new one.
-                try await connection.query("DELETE FROM calendar_feeds WHERE user_id = \(requested.userId)", logger: logger)
+                // (`user.deletion_cancelled`) brings no feed back; the user creates a new one, which
+                // a rebuild (reading the users topic last) must not take for one of the old ones.
+                try await connection.query(
+                    "DELETE FROM calendar_feeds WHERE user_id = \(requested.userId) AND created_at <= \(requested.requestedAt)", logger: logger)
             case let erased as UserErased:
                 // The feeds of the households erased with the user (other members' included), and
                 // any of the user's own still here (none live: they went at the request, and a
