@@ -51,8 +51,8 @@ struct OrchestratorAssembly {
             "models": "\(router.chainDescription)",
         ])
         let retention = settings.runRetention.map {
-            RunRetention(
-                client: host.postgres, keys: host.keys, publisher: host.publisher, maxAge: $0, interval: settings.retentionCheckInterval, logger: logger)
+            RunRetention(client: host.postgres, keys: host.keys, publisher: host.publisher, maxAge: $0, logger: logger)
+                .service(every: settings.retentionCheckInterval)
         }
         return OrchestratorAssembly(services: [runProducer, consumer] + (retention.map { [$0] } ?? []))
     }

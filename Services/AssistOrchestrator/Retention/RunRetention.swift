@@ -4,7 +4,7 @@ import HearthPrivacy
 import HearthStore
 import Logging
 import PostgresNIO
-import ServiceLifecycle
+import HearthRuntime
 
 /// Ages runs out: a run started longer ago than `HEARTH_RUN_RETENTION_DAYS` has its key destroyed
 /// (its goal, streamed events and model errors were sealed with it, in Kafka, the archive and
@@ -13,23 +13,16 @@ import ServiceLifecycle
 ///
 /// Idempotent like the eraser: a run whose key is gone but whose expiry was not published (a
 /// crash between the two) is found again, as long as its row still holds content.
-struct RunRetention: Service {
+struct RunRetention: Sendable {
     let client: PostgresClient
     let keys: DataKeyRing
     let publisher: EventPublisher
     let maxAge: TimeInterval
-    let interval: Duration
     let logger: Logger
 
-    func run() async throws {
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            do {
-                try await expireDue()
-            } catch {
-                logger.warning("expiring old runs failed; retrying", metadata: ["error": "\(String(reflecting: error))"])
-            }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-        }
+    /// Expires what is due every `interval`.
+    func service(every interval: Duration) -> PeriodicService {
+        PeriodicService("expiring old runs", every: interval, logger: logger) { try await expireDue() }
     }
 
     /// Expires up to 500 runs past retention; answers how many.

@@ -4,7 +4,7 @@ import HearthPrivacy
 import HearthStore
 import Logging
 import PostgresNIO
-import ServiceLifecycle
+import HearthRuntime
 
 /// Erases the accounts whose deletion grace period is over: destroys the data keys of the user,
 /// of their assistant runs and of the households they were the only member of (which makes every
@@ -15,22 +15,15 @@ import ServiceLifecycle
 /// due until the users projection has applied `user.erased`, so a crash between the steps (or two
 /// gateways erasing at once) repeats the destruction and publishes `user.erased` again, which every
 /// projection applies idempotently.
-struct AccountEraser: Service {
+struct AccountEraser: Sendable {
     let client: PostgresClient
     let keys: DataKeyRing
     let publisher: EventPublisher
-    let interval: Duration
     let logger: Logger
 
-    func run() async throws {
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            do {
-                try await eraseDue()
-            } catch {
-                logger.warning("erasing due accounts failed; retrying", metadata: ["error": "\(String(reflecting: error))"])
-            }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
-        }
+    /// Erases what is due every `interval`.
+    func service(every interval: Duration) -> PeriodicService {
+        PeriodicService("erasing due accounts", every: interval, logger: logger) { try await eraseDue() }
     }
 
     /// Erases every account whose grace period is over; answers how many.

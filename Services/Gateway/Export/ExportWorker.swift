@@ -1,30 +1,24 @@
 import Foundation
 import Logging
 import PostgresNIO
-import ServiceLifecycle
+import HearthRuntime
 
 /// Builds the archives of the exports asked for (`export_requests`, kept by the export projection)
 /// and stores them in `export_archives`, where `GET /v1/me/export/{id}` finds them; removes
 /// archives a week old. A crash before the archive is stored builds it again: an export with no
 /// archive stays pending.
-struct ExportWorker: Service {
+struct ExportWorker: Sendable {
     /// How long an archive can be downloaded.
     static let kept: TimeInterval = 7 * 86_400
 
     let client: PostgresClient
-    let interval: Duration
     let logger: Logger
 
-    func run() async throws {
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            do {
-                try await buildPending()
-                try await client.query(
-                    "DELETE FROM export_archives WHERE created_at < now() - make_interval(secs => \(Self.kept))", logger: logger)
-            } catch {
-                logger.warning("building exports failed; retrying", metadata: ["error": "\(String(reflecting: error))"])
-            }
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+    /// Builds what is pending, and drops what is a week old, every `interval`.
+    func service(every interval: Duration) -> PeriodicService {
+        PeriodicService("building exports", every: interval, logger: logger) {
+            try await buildPending()
+            try await client.query("DELETE FROM export_archives WHERE created_at < now() - make_interval(secs => \(Self.kept))", logger: logger)
         }
     }
 
