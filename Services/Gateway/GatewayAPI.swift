@@ -25,9 +25,9 @@ struct GatewayAPI: Sendable {
     let invites: InviteRoutes
     let users: UserRoutes
     let account: AccountRoutes
-    let eraser: AccountEraser
+    let eraser: PeriodicService
     let exports: ExportRoutes
-    let exportWorker: ExportWorker
+    let exportWorker: PeriodicService
     let feedback: FeedbackRoutes
     let admin: AdminRoutes
     let assist: AssistAPI
@@ -57,7 +57,8 @@ struct GatewayAPI: Sendable {
         let rateLimitLedger = RateLimitLedger()
         let registeredRoutes = RegisteredRoutes()
         let idempotencyKeys = IdempotencyStore(client: host.postgres, logger: logger)
-        let notifications = NotificationRoutes.make(host: host, membership: membership, heartbeat: settings.notificationsHeartbeat)
+        let notifications = NotificationRoutes.make(
+            host: host, membership: membership, heartbeat: settings.notificationsHeartbeat, allowPrivateWebhookTargets: settings.webhookPrivateTargets)
         let chatReadModel = ChatReadModel(client: host.postgres, logger: logger)
         logger.info("gateway configured", metadata: [
             "jwt_kid": "\(signingKey.keyId)", "rate_limit_per_min": "\(settings.rateLimitPerMinute)",
@@ -94,16 +95,16 @@ struct GatewayAPI: Sendable {
                 claims: InviteClaims(client: host.postgres, logger: logger), membership: membership, consistency: consistency),
             users: UserRoutes(publisher: host.publisher, users: userReadModel, membership: membership, consistency: consistency),
             account: AccountRoutes(publisher: host.publisher, users: userReadModel, grace: settings.accountDeletionGrace, client: host.postgres),
-            eraser: AccountEraser(
-                client: host.postgres, keys: host.keys, publisher: host.publisher, interval: settings.erasureCheckInterval, logger: logger),
+            eraser: AccountEraser(client: host.postgres, keys: host.keys, publisher: host.publisher, logger: logger)
+                .service(every: settings.erasureCheckInterval),
             exports: ExportRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency, logger: logger),
-            exportWorker: ExportWorker(client: host.postgres, interval: .seconds(1), logger: logger),
+            exportWorker: ExportWorker(client: host.postgres, logger: logger).service(every: .seconds(1)),
             feedback: FeedbackRoutes(publisher: host.publisher, membership: membership),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
             assist: try AssistAPI.make(host: host, settings: settings.assist, admins: settings.adminUserIds, membership: membership, consistency: consistency),
             search: search,
             documents: DocumentAdminRoutes(publisher: host.publisher),
-            calendar: try CalendarAPI.make(host: host, membership: membership, consistency: consistency),
+            calendar: try CalendarAPI.make(host: host, membership: membership, consistency: consistency, publicURL: settings.publicURL),
             notifications: notifications.routes,
             notificationServices: notifications.services,
             registeredRoutes: registeredRoutes,

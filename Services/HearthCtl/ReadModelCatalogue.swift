@@ -32,6 +32,8 @@ public enum ReadModelCatalogue {
             "agent_runs", "assist_run_events", "notification_inbox", "reminders", "chat_message_embeddings", "document_chunks",
             // A user's export: their model calls and notification settings.
             "run_metrics", "notification_settings",
+            // Security: the per-user webhook cap, and device tokens staying with their owner.
+            "notification_webhooks", "notification_devices",
         ],
         // The assistant's retrieval: knowledge and the user's own chats.
         .assistOrchestrator: ["chat_members", "chat_message_embeddings", "document_chunks"],

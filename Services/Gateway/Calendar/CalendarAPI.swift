@@ -10,7 +10,7 @@ struct CalendarAPI: Sendable {
     let feeds: CalendarFeedRoutes
     let google: GoogleIntegrationRoutes
 
-    static func make(host: ServiceHost, membership: MembershipReadModel, consistency: ReadConsistency) throws -> CalendarAPI {
+    static func make(host: ServiceHost, membership: MembershipReadModel, consistency: ReadConsistency, publicURL: String?) throws -> CalendarAPI {
         let readModel = CalendarReadModel(client: host.postgres, logger: host.logger)
         let google = GoogleSettings(environment: host.settings.environment)
         let secrets = try SecretBox.load(
@@ -21,7 +21,9 @@ struct CalendarAPI: Sendable {
         }
         return CalendarAPI(
             events: CalendarRoutes(publisher: host.publisher, readModel: readModel, membership: membership, consistency: consistency),
-            feeds: CalendarFeedRoutes(publisher: host.publisher, readModel: readModel, membership: membership, consistency: consistency),
+            feeds: CalendarFeedRoutes(
+                publisher: host.publisher, readModel: readModel, membership: membership, consistency: consistency, publicURL: publicURL,
+                trustsHostHeader: host.settings.mode != .production),
             google: GoogleIntegrationRoutes(
                 settings: google, secrets: secrets, tokens: GoogleTokenEndpoint(settings: google, http: .shared),
                 credentials: GoogleCredentialStore(client: host.postgres, logger: host.logger), publisher: host.publisher,

@@ -14,12 +14,18 @@ struct CalendarFeedRoutes: Sendable {
     let readModel: CalendarReadModel
     let membership: MembershipReadModel
     let consistency: ReadConsistency
+    /// `HEARTH_PUBLIC_URL` without a trailing slash: where clients reach this API.
+    let publicURL: String?
+    /// Outside production, without a public URL: the request's own `Host` (a local client).
+    let trustsHostHeader: Bool
 
     static let projection = "calendar_feeds"
 
     struct Created: ResponseEncodable {
         @LowercaseID var feedId: UUID
-        let url: String
+        /// Absent in production without `HEARTH_PUBLIC_URL`: the `Host` a request names is the
+        /// client's to choose, and a URL built from it could send the calendar elsewhere.
+        let url: String?
         let path: String
         let position: String
 
@@ -55,8 +61,8 @@ struct CalendarFeedRoutes: Sendable {
         // The URL is handed to a calendar application that will fetch it at once.
         try await consistency.awaitApplied(position, projections: [Self.projection])
         let path = "/v1/calendar/feeds/\(token).ics"
-        let host = request.head.authority ?? "127.0.0.1"
-        return Created(feedId: event.feedId, url: "http://\(host)\(path)", path: path, position: position.description)
+        let url = publicURL.map { $0 + path } ?? (trustsHostHeader ? "http://\(request.head.authority ?? "127.0.0.1")\(path)" : nil)
+        return Created(feedId: event.feedId, url: url, path: path, position: position.description)
     }
 
     func revoke(_ request: Request, context: HearthRequestContext) async throws -> Response {

@@ -28,10 +28,23 @@ public struct GatewaySettings: Sendable {
     var accountDeletionGrace: TimeInterval
     /// How often the eraser looks for accounts whose grace period is over.
     var erasureCheckInterval: Duration
+    /// Whether webhooks may target loopback and private addresses (`HEARTH_WEBHOOK_PRIVATE_TARGETS`).
+    var webhookPrivateTargets: Bool
+    /// Where clients reach the API (`HEARTH_PUBLIC_URL`, no trailing slash): the base of the URLs
+    /// the gateway hands out (calendar feeds).
+    var publicURL: String?
     /// `POST /v1/auth/dev` exists only in dev and test.
     var devSignInEnabled: Bool
     var runDirectory: String
     var isProduction: Bool
+
+    private static func publicURL(_ text: String?) throws -> String? {
+        guard let text else { return nil }
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil, url.query == nil else {
+            throw ConfigurationError(variable: "HEARTH_PUBLIC_URL", reason: "expected an http(s) URL such as https://api.example.com, got \(text)")
+        }
+        return text.hasSuffix("/") ? String(text.dropLast()) : text
+    }
 
     static func load(from service: ServiceSettings) throws -> GatewaySettings {
         let environment = service.environment
@@ -64,6 +77,8 @@ public struct GatewaySettings: Sendable {
             assist: try AssistSettings.load(from: service),
             accountDeletionGrace: try environment.decimal("HEARTH_ACCOUNT_DELETION_GRACE_DAYS", default: 7, range: 0...365) * 86_400,
             erasureCheckInterval: .seconds(try environment.int("HEARTH_ERASURE_CHECK_SECONDS", default: 10, range: 1...86_400)),
+            webhookPrivateTargets: try environment.bool("HEARTH_WEBHOOK_PRIVATE_TARGETS", default: false),
+            publicURL: try publicURL(environment.trimmed("HEARTH_PUBLIC_URL")),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,
             isProduction: service.mode == .production)

@@ -18,7 +18,13 @@ struct RateLimitMiddleware: RouterMiddleware {
     static let remainingHeader = HTTPField.Name("RateLimit-Remaining")!
     static let resetHeader = HTTPField.Name("RateLimit-Reset")!
     static let retryAfterHeader = HTTPField.Name("Retry-After")!
-    static let authPrefix = "/v1/auth/"
+
+    /// Whether `path` is a sign-in route as the router matches it: the router ignores empty
+    /// segments (`/v1//auth/device` is `/v1/auth/device`), so the limiter must too.
+    static func isAuthPath(_ path: String) -> Bool {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        return segments.count >= 2 && segments[0] == "v1" && segments[1] == "auth"
+    }
 
     let ledger: RateLimitLedger
     let clients: ClientAddressResolver
@@ -28,7 +34,7 @@ struct RateLimitMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let client = clients.address(of: request, context: context)
         var limits = [("api:\(client)", general)]
-        if request.uri.path.hasPrefix(Self.authPrefix) { limits.append(("auth:\(client)", auth)) }
+        if Self.isAuthPath(request.uri.path) { limits.append(("auth:\(client)", auth)) }
         let now = Date()
         // Both limits use one-minute windows, so one window start serves both.
         let counts = ledger.hit(limits.map(\.0), windowStart: general.windowStart(containing: now))

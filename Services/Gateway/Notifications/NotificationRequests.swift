@@ -124,14 +124,23 @@ struct WebhookRequestBody: Decodable {
         var events: [String]
     }
 
-    /// `http` is accepted outside production, where receivers are local test servers.
-    func validated(allowPlainHTTP: Bool) throws -> Validated {
+    /// `http` is accepted outside production, where receivers are local test servers; private
+    /// targets only when `HEARTH_WEBHOOK_PRIVATE_TARGETS` allows them (tests, `make run`). The
+    /// notifier checks the resolved address again at every delivery.
+    func validated(allowPlainHTTP: Bool, allowPrivateTargets: Bool) throws -> Validated {
         let text = url.trimmingCharacters(in: .whitespaces)
         guard text.utf8.count <= 2048, let parsed = URL(string: text), let scheme = parsed.scheme?.lowercased(),
               let host = parsed.host, !host.isEmpty, parsed.user == nil, parsed.password == nil
         else { throw APIError.invalid("url", "url must be an absolute http(s) URL") }
         guard scheme == "https" || (scheme == "http" && allowPlainHTTP) else {
             throw APIError.invalid("url", allowPlainHTTP ? "url must be http or https" : "url must be https")
+        }
+        if !allowPrivateTargets {
+            if let literal = WebhookAddress(literal: host) {
+                guard literal.isPublic else { throw APIError.invalid("url", "url must reach a public address, not \(literal)") }
+            } else if WebhookAddress.isLocalName(host) {
+                throw APIError.invalid("url", "url must name a public host, not \(host)")
+            }
         }
         guard (16...256).contains(secret.unicodeScalars.count) else { throw APIError.invalid("secret", "secret must be 16 to 256 characters") }
         let events = events ?? ["reminder"]

@@ -3,6 +3,7 @@ import HearthEvents
 import HearthRuntime
 import HearthStore
 import Hummingbird
+import PostgresNIO
 import Logging
 import ServiceLifecycle
 
@@ -22,14 +23,21 @@ struct NotificationRoutes: Sendable {
     let inbox: InboxReadModel
     let hub: NotificationHub
     let allowPlainHTTPWebhooks: Bool
+    let allowPrivateWebhookTargets: Bool
     let heartbeatInterval: Duration
+    let client: PostgresClient
 
-    static func make(host: ServiceHost, membership: MembershipReadModel, heartbeat: Duration) -> (routes: NotificationRoutes, services: [any Service]) {
+    static let webhooksPerUser = 5
+
+    static func make(
+        host: ServiceHost, membership: MembershipReadModel, heartbeat: Duration, allowPrivateWebhookTargets: Bool
+    ) -> (routes: NotificationRoutes, services: [any Service]) {
         let hub = NotificationHub(bootstrapServers: host.settings.kafkaBootstrap, keys: host.keys, logger: host.logger)
         host.readiness.addCheck("follower:notifications") { hub.isFollowing }
         let routes = NotificationRoutes(
             publisher: host.publisher, membership: membership, inbox: InboxReadModel(client: host.postgres, logger: host.logger), hub: hub,
-            allowPlainHTTPWebhooks: host.settings.mode != .production, heartbeatInterval: heartbeat)
+            allowPlainHTTPWebhooks: host.settings.mode != .production, allowPrivateWebhookTargets: allowPrivateWebhookTargets,
+            heartbeatInterval: heartbeat, client: host.postgres)
         return (routes, [hub])
     }
 
@@ -98,6 +106,14 @@ struct NotificationRoutes: Sendable {
     func registerDevice(_ request: Request, _ context: HearthRequestContext) async throws -> Accepted {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(DeviceRequestBody.self, from: request, context: context).validated()
+        // A token stays with the user who registered it until they remove it or APNs reports it
+        // invalid: anyone else who knows it cannot have that phone's notifications moved to them.
+        // (The notifier's projection keeps it too, should two registrations race.)
+        for try await owner in try await client.query(
+            "SELECT user_id FROM notification_devices WHERE token = \(body.token) AND active", logger: context.logger
+        ).decode(UUID.self) where owner != user {
+            throw APIError(.conflict, code: "device_token_taken", message: "this device token is registered to another account")
+        }
         let position = try await publisher.publish(
             DeviceRegistered(userId: user, platform: body.platform, token: body.token, environment: body.environment),
             correlationId: context.correlationId)
@@ -125,7 +141,16 @@ struct NotificationRoutes: Sendable {
     func registerWebhook(_ request: Request, _ context: HearthRequestContext) async throws -> WebhookAccepted {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(WebhookRequestBody.self, from: request, context: context)
-            .validated(allowPlainHTTP: allowPlainHTTPWebhooks)
+            .validated(allowPlainHTTP: allowPlainHTTPWebhooks, allowPrivateTargets: allowPrivateWebhookTargets)
+        // Five per user: each is a delivery on every reminder. Checked, then published: two
+        // registrations racing may both pass, which costs a sixth, not a breach.
+        var active = 0
+        for try await count in try await client.query(
+            "SELECT count(*)::int FROM notification_webhooks WHERE user_id = \(user) AND active", logger: context.logger
+        ).decode(Int.self) { active = count }
+        guard active < Self.webhooksPerUser else {
+            throw APIError(.conflict, code: "webhook_limit", message: "at most \(Self.webhooksPerUser) webhooks per user")
+        }
         let event = WebhookRegistered(webhookId: EventIdentity.newId("webhook"), userId: user, url: body.url, secret: body.secret, events: body.events)
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         return WebhookAccepted(webhookId: event.webhookId, events: event.events, position: position.description)

@@ -109,6 +109,7 @@ struct DeliveryChannels: Sendable {
             case .delivered: return .delivered
             case .retry(let reason, let retryAfter): return .retryable(reason, retryAfter: retryAfter)
             case .rejected(let status): return .failed("HTTP \(status)")
+            case .refused(let reason): return .failed(reason)
             }
         }
     }

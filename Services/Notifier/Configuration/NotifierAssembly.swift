@@ -19,6 +19,9 @@ struct NotifierAssembly {
             tlsConfiguration: tls,
             timeout: .init(connect: .seconds(5), read: .seconds(settings.sendTimeoutSeconds)))
         configuration.httpVersion = .automatic
+        // Neither APNs nor a webhook has a reason to redirect; a webhook that does could point
+        // its delivery anywhere (an internal address, plain http).
+        configuration.redirectConfiguration = .disallow
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         let apns = settings.apns.map {
             APNsClient(
@@ -31,7 +34,9 @@ struct NotifierAssembly {
             store: DispatchStore(client: host.postgres, instance: instance, logger: logger),
             channels: DeliveryChannels(
                 apns: apns, apnsTopic: settings.apns?.topic,
-                webhooks: WebhookClient(httpClient: httpClient, timeout: .seconds(settings.sendTimeoutSeconds), logger: logger),
+                webhooks: WebhookClient(
+                    httpClient: httpClient, configuration: configuration, allowPrivateTargets: settings.webhookPrivateTargets,
+                    timeout: .seconds(settings.sendTimeoutSeconds), logger: logger),
                 logger: logger),
             publisher: host.publisher, settings: settings, metrics: NotifierMetrics(), logger: logger)
         return NotifierAssembly(services: [HTTPClientService(client: httpClient), dispatcher])

@@ -19,6 +19,8 @@ public struct NotifierSettings: Sendable {
     var backoff: RetryBackoff
     var apns: APNs?
     var webhookMaxFailures: Int
+    /// Whether webhooks may reach loopback and private addresses (`HEARTH_WEBHOOK_PRIVATE_TARGETS`).
+    var webhookPrivateTargets: Bool
     var sendTimeoutSeconds: Int64
     var catchUp: TimeInterval
 
@@ -35,6 +37,7 @@ public struct NotifierSettings: Sendable {
                 base: base, cap: max(base, cap), maxAttempts: try environment.int("HEARTH_NOTIFIER_MAX_ATTEMPTS", default: 5, range: 1...100)),
             apns: try loadAPNs(environment),
             webhookMaxFailures: try environment.int("HEARTH_WEBHOOK_MAX_FAILURES", default: 5, range: 1...1000),
+            webhookPrivateTargets: try environment.bool("HEARTH_WEBHOOK_PRIVATE_TARGETS", default: false),
             sendTimeoutSeconds: Int64(try environment.int("HEARTH_NOTIFIER_SEND_TIMEOUT_S", default: 10, range: 1...300)),
             catchUp: Double(try environment.int("HEARTH_NOTIFIER_CATCH_UP_H", default: 168, range: 1...87_600)) * 3600)
     }

@@ -23,7 +23,8 @@ public struct NotificationTargetsProjection: Projection {
             let occurredAt = event.metadata.occurredAt
             switch event.payload {
             case let device as DeviceRegistered:
-                // A token belongs to one installation: registering it moves it to this user.
+                // A token belongs to one installation, and stays with the user who registered it
+                // until they remove it or APNs reports it invalid: only then may another take it.
                 try await connection.query(
                     """
                     INSERT INTO notification_devices (token, user_id, platform, environment, active, removed_reason, updated_at)
@@ -31,6 +32,7 @@ public struct NotificationTargetsProjection: Projection {
                     ON CONFLICT (token) DO UPDATE SET
                         user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, environment = EXCLUDED.environment,
                         active = true, removed_reason = NULL, updated_at = EXCLUDED.updated_at
+                    WHERE notification_devices.user_id = EXCLUDED.user_id OR NOT notification_devices.active
                     """, logger: logger)
             case let removed as DeviceRemoved:
                 try await connection.query(

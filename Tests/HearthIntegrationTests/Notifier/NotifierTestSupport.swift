@@ -32,9 +32,11 @@ struct NotifierStack: @unchecked Sendable {
         let apns = try await FakeAPNsServer.start()
         let key = P256.Signing.PrivateKey()
         var environment = try notifierEnvironment(pushingTo: apns, key: key)
+        // The test's webhook receivers listen on loopback.
+        environment["HEARTH_WEBHOOK_PRIVATE_TARGETS"] = "true"
         for (name, value) in extra { environment[name] = value }
         defer { Task { await apns.stop() } }
-        return try await ServiceProcess.with("gateway") { gateway in
+        return try await ServiceProcess.with("gateway", environment: ["HEARTH_WEBHOOK_PRIVATE_TARGETS": "true"]) { gateway in
             let stack = NotifierStack(gateway: gateway, apns: apns, apnsKey: key, notifierEnvironment: environment)
             var notifiers: [ServiceProcess] = []
             do {
