@@ -1,5 +1,6 @@
 import Foundation
 import HearthDomain
+import HearthKafka
 import HearthKnowledge
 import HearthRuntime
 import Hummingbird
@@ -49,7 +50,8 @@ struct GatewayAPI: Sendable {
         if settings.appleClientId == nil {
             logger.warning("HEARTH_APPLE_CLIENT_ID is not set: Sign in with Apple answers 503")
         }
-        let consistency = ReadConsistency(waiter: ConsistencyWaiter(client: host.postgres, logger: logger))
+        let consistency = ReadConsistency(
+            waiter: ConsistencyWaiter(client: host.postgres, admin: KafkaAdmin(bootstrapServers: host.settings.kafkaBootstrap, logger: logger), logger: logger))
         let membership = MembershipReadModel(client: host.postgres, logger: logger)
         let userReadModel = UserReadModel(client: host.postgres, logger: logger)
         let householdReadModel = HouseholdReadModel(client: host.postgres, logger: logger)

@@ -52,18 +52,19 @@ struct AssistAPI: Sendable {
         let quota = MonthlyQuota(client: host.postgres, limit: settings.monthlyQuota, logger: logger)
         logger.info("assist configured", metadata: ["monthly_quota": "\(settings.monthlyQuota)", "fetch_wait_ms": "\(settings.fetchWaitMs)"])
         let requests = EventPublisher(producer: producer, source: host.settings.serviceName, keys: host.keys)
+        let recent = RecentRuns()
         let streamer = RunStreamer(
             runs: runs, idleTimeout: settings.streamIdleTimeout, heartbeatInterval: settings.heartbeatInterval, logger: logger)
         return AssistAPI(
             routes: AssistRoutes(
                 publisher: requests, households: AssistHouseholdReader(client: host.postgres, logger: logger),
-                quota: quota, hub: hub, runs: runs, streamer: streamer),
+                quota: quota, hub: hub, runs: runs, streamer: streamer, recent: recent),
             assistant: AssistantRoutes(
                 requests: requests, context: AssistantContextReader(client: host.postgres, logger: logger),
                 actions: AssistantActionReadModel(client: host.postgres, logger: logger),
                 executor: AssistantActionExecutor(
                     publisher: host.publisher, chats: ChatReadModel(client: host.postgres, logger: logger), client: host.postgres, logger: logger),
-                membership: membership, consistency: consistency, hub: hub, streamer: streamer),
+                membership: membership, consistency: consistency, hub: hub, streamer: streamer, recent: recent),
             usage: UsageRoutes(usage: UsageReadModel(client: host.postgres, logger: logger), quota: quota, admins: admins),
             services: [producer, hub])
     }

@@ -15,6 +15,7 @@ struct AssistRoutes: Sendable {
     let hub: RunEventHub
     let runs: RunReadModel
     let streamer: RunStreamer
+    let recent: RecentRuns
     let redactor = PIIRedactor()
 
     /// How long a request waits for the follower to be positioned (only right after start-up).
@@ -59,6 +60,7 @@ struct AssistRoutes: Sendable {
             throw APIError(.serviceUnavailable, code: "not_ready", message: "the gateway is still starting; retry shortly")
         }
         let subscription = hub.subscribe(runId)
+        recent.admitted(runId, for: user)
         let event = AssistRequested(
             runId: runId, userId: user, householdId: household.householdId, mode: body.mode,
             // PII never reaches Kafka: the goal is redacted before it is published.
@@ -120,7 +122,8 @@ struct AssistRoutes: Sendable {
     func run(_ request: Request, context: HearthRequestContext) async throws -> RunView {
         let user = try context.authenticatedUser()
         let runId = try Self.runId(context)
-        guard let run = try await readOnceProjected(within: Self.projectionWait, { try await runs.run(runId) }), run.userId == user else {
+        let wait = recent.isRecent(runId, of: user) ? Self.projectionWait : .zero
+        guard let run = try await readOnceProjected(within: wait, { try await runs.run(runId) }), run.userId == user else {
             throw APIError.notFound("run")
         }
         return run
@@ -133,7 +136,8 @@ struct AssistRoutes: Sendable {
         let runId = try Self.runId(context)
         let format = RunStreamFormat(accept: request.headers[.accept])
         let after = try Self.lastEventId(request)
-        guard let head = try await readOnceProjected(within: Self.projectionWait, { try await runs.head(of: runId) }), head.owner == user else {
+        let wait = recent.isRecent(runId, of: user) ? Self.projectionWait : .zero
+        guard let head = try await readOnceProjected(within: wait, { try await runs.head(of: runId) }), head.owner == user else {
             throw APIError.notFound("run")
         }
         var backlog = try await runs.events(of: runId, from: after + 1)

@@ -24,6 +24,7 @@ struct AssistantRoutes: Sendable {
     let consistency: ReadConsistency
     let hub: RunEventHub
     let streamer: RunStreamer
+    let recent: RecentRuns
     let redactor = PIIRedactor()
 
     static let projection = AssistantActionsProjection().name
@@ -78,6 +79,7 @@ struct AssistantRoutes: Sendable {
         let conversationId = body.conversationId ?? EventIdentity.newId("conversation")
         // Subscribe before publishing: the run's first events may come back within a millisecond.
         let subscription = hub.subscribe(runId)
+        recent.admitted(runId, for: user)
         let event = AssistantMessageRequested(
             runId: runId, conversationId: conversationId, userId: user, householdId: household.householdId,
             // PII never reaches Kafka: the text is redacted before it is published.
@@ -160,7 +162,8 @@ struct AssistantRoutes: Sendable {
         guard let actionId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.invalid("action_id", "the action id in the path must be a UUID")
         }
-        guard let action = try await readOnceProjected(within: Self.projectionWait, { try await actions.action(actionId) }), try await membership.household(of: user) == action.householdId else {
+        let wait = recent.hasRecentRun(of: user) ? Self.projectionWait : .zero
+        guard let action = try await readOnceProjected(within: wait, { try await actions.action(actionId) }), try await membership.household(of: user) == action.householdId else {
             throw APIError.notFound("action")
         }
         guard action.status == "proposed" else {

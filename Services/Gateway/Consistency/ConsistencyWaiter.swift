@@ -1,3 +1,4 @@
+import HearthKafka
 import HearthStore
 import Logging
 import PostgresNIO
@@ -6,13 +7,23 @@ import PostgresNIO
 /// that carry a consistency token, and for writes whose very next request depends on them.
 struct ConsistencyWaiter: Sendable {
     let client: PostgresClient
+    /// The partitions' ends, for tokens that could not have come from a write.
+    let admin: KafkaAdmin
     let logger: Logger
     var timeout: Duration = .seconds(5)
 
+    /// True when `position` is at or past its partition's end: no write returned it. Asked only
+    /// when the position is not applied yet (one broker round trip).
+    func isBeyondEnd(_ position: EventPosition) async throws -> Bool {
+        let partition = KafkaTopicPartition(topic: position.topic, partition: Int32(position.partition))
+        guard let end = try await admin.watermarks([partition])[partition]?.high else { return false }
+        return position.offset >= end
+    }
+
     /// True once every projection in `projections` has applied `position`; false when the timeout
     /// passed first.
-    func wait(for position: EventPosition, projections: [String]) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
+    func wait(for position: EventPosition, projections: [String], within limit: Duration? = nil) async throws -> Bool {
+        let deadline = ContinuousClock.now + (limit ?? timeout)
         var pause = Duration.milliseconds(1)
         while true {
             if try await applied(position, projections: projections) { return true }

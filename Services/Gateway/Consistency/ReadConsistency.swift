@@ -41,6 +41,12 @@ struct ReadConsistency: Sendable {
 
     func wait(for pending: PendingRead?) async throws {
         guard let pending else { return }
+        // Most tokens are applied within milliseconds. One that is not yet may be past the end of
+        // its partition, which no write returned: a 400 then, not a 503 after the full wait.
+        if try await waiter.wait(for: pending.position, projections: pending.projections, within: .milliseconds(50)) { return }
+        if try await waiter.isBeyondEnd(pending.position) {
+            throw APIError.invalid("X-Consistency-Token", "X-Consistency-Token names a position that was never written")
+        }
         guard try await waiter.wait(for: pending.position, projections: pending.projections) else {
             throw APIError(.serviceUnavailable, code: "consistency_timeout",
                            message: "the read model has not reached position \(pending.position) within 5 s; retry shortly")
