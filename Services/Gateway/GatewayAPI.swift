@@ -120,6 +120,7 @@ struct GatewayAPI: Sendable {
     /// Registers every route. Every route registered here is listed by `GET /v1/admin/routes`
     /// and must be in openapi.json (a test compares the two).
     func register(on router: Router<HearthRequestContext>) {
+        router.add(middleware: SecurityHeadersMiddleware(allowedOrigins: settings.corsOrigins, strictTransportSecurity: settings.isProduction))
         router.add(middleware: rateLimit)
         openAPI.register(on: router)
 

@@ -33,10 +33,22 @@ public struct GatewaySettings: Sendable {
     /// Where clients reach the API (`HEARTH_PUBLIC_URL`, no trailing slash): the base of the URLs
     /// the gateway hands out (calendar feeds).
     var publicURL: String?
+    /// Browser origins allowed to call the API (`HEARTH_CORS_ORIGINS`, comma-separated); none by default.
+    var corsOrigins: Set<String>
     /// `POST /v1/auth/dev` exists only in dev and test.
     var devSignInEnabled: Bool
     var runDirectory: String
     var isProduction: Bool
+
+    /// Each origin exactly as a browser sends it: scheme, host and port, no path.
+    private static func corsOrigins(_ list: [String]) throws -> Set<String> {
+        for origin in list {
+            guard let url = URL(string: origin), ["http", "https"].contains(url.scheme ?? ""), url.host != nil, url.path.isEmpty, !origin.hasSuffix("/") else {
+                throw ConfigurationError(variable: "HEARTH_CORS_ORIGINS", reason: "expected origins such as https://app.example.com, got \(origin)")
+            }
+        }
+        return Set(list)
+    }
 
     private static func publicURL(_ text: String?) throws -> String? {
         guard let text else { return nil }
@@ -79,6 +91,7 @@ public struct GatewaySettings: Sendable {
             erasureCheckInterval: .seconds(try environment.int("HEARTH_ERASURE_CHECK_SECONDS", default: 10, range: 1...86_400)),
             webhookPrivateTargets: try environment.bool("HEARTH_WEBHOOK_PRIVATE_TARGETS", default: false),
             publicURL: try publicURL(environment.trimmed("HEARTH_PUBLIC_URL")),
+            corsOrigins: try corsOrigins(environment.list("HEARTH_CORS_ORIGINS")),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,
             isProduction: service.mode == .production)
