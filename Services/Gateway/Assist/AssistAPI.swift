@@ -64,7 +64,7 @@ struct AssistAPI: Sendable {
                 actions: AssistantActionReadModel(client: host.postgres, logger: logger),
                 executor: AssistantActionExecutor(
                     publisher: host.publisher, chats: ChatReadModel(client: host.postgres, logger: logger), client: host.postgres, logger: logger),
-                membership: membership, consistency: consistency, hub: hub, streamer: streamer, recent: recent),
+                membership: membership, consistency: consistency, hub: hub, streamer: streamer, recent: recent, quota: quota),
             usage: UsageRoutes(usage: UsageReadModel(client: host.postgres, logger: logger), quota: quota, admins: admins),
             services: [producer, hub])
     }

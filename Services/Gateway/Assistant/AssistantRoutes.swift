@@ -25,6 +25,8 @@ struct AssistantRoutes: Sendable {
     let hub: RunEventHub
     let streamer: RunStreamer
     let recent: RecentRuns
+    /// The same monthly quota as plans: every assistant message is a model run.
+    let quota: MonthlyQuota
     let redactor = PIIRedactor()
 
     static let projection = AssistantActionsProjection().name
@@ -65,6 +67,14 @@ struct AssistantRoutes: Sendable {
 
     // MARK: POST /v1/assistant/messages
 
+    /// Until the quota's month turns over (UTC).
+    static func secondsToNextMonth(after now: Date) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        let start = calendar.dateInterval(of: .month, for: now).map { $0.end } ?? now.addingTimeInterval(86_400)
+        return max(1, Int(start.timeIntervalSince(now).rounded(.up)))
+    }
+
     func message(_ request: Request, context: HearthRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(AssistantMessageRequest.self, from: request, context: context).validated()
@@ -74,6 +84,12 @@ struct AssistantRoutes: Sendable {
         }
         guard await hub.waitUntilFollowing(timeout: AssistRoutes.followerWait) else {
             throw APIError(.serviceUnavailable, code: "not_ready", message: "the gateway is still starting; retry shortly")
+        }
+        let today = CalendarDay(Date(), in: .gmt)
+        if case .exceeded(let used) = try await quota.admit(user, today: today) {
+            throw APIError(
+                .tooManyRequests, code: "quota_exceeded", message: "the monthly assistant quota is used up (\(used) of \(quota.limit))",
+                headers: [.retryAfter: String(Self.secondsToNextMonth(after: Date()))])
         }
         let runId = EventIdentity.newId("assistant_run")
         let conversationId = body.conversationId ?? EventIdentity.newId("conversation")
@@ -90,6 +106,7 @@ struct AssistantRoutes: Sendable {
             try await requests.publish(event, correlationId: context.correlationId)
         } catch {
             subscription.finish()
+            await quota.release(user, today: today)
             context.logger.error("cannot publish an assistant message", metadata: ["error": "\(error)"])
             throw APIError(.serviceUnavailable, code: "unavailable", message: "the assistant cannot take messages right now; retry shortly")
         }
