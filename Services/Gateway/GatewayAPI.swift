@@ -81,7 +81,8 @@ struct GatewayAPI: Sendable {
                 apple: AppleIdentityVerifier(keySet: AppleKeySet(url: settings.appleJWKSURL, logger: logger), clientId: settings.appleClientId),
                 tokens: tokens,
                 registrar: UserRegistrar(publisher: host.publisher, users: userReadModel, consistency: consistency),
-                devSignInEnabled: settings.devSignInEnabled),
+                devSignInEnabled: settings.devSignInEnabled, deviceSignUps: DeviceSignUpLimit(perHour: settings.deviceSignUpsPerHour),
+                clients: ClientAddressResolver(trustProxy: settings.trustProxy)),
             households: HouseholdRoutes(
                 publisher: host.publisher, readModel: householdReadModel, membership: membership, consistency: consistency,
                 responses: HouseholdResponseCache(capacity: settings.householdReadCache, changes: host.readModelChanges)),

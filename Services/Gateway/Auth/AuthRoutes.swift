@@ -40,6 +40,8 @@ struct AuthRoutes: Sendable {
     let tokens: HearthTokens
     let registrar: UserRegistrar
     let devSignInEnabled: Bool
+    let deviceSignUps: DeviceSignUpLimit
+    let clients: ClientAddressResolver
 
     func registerOpen(on routes: some RouterMethods<HearthRequestContext>) {
         routes.post("auth/apple") { request, context in try await signInWithApple(request, context: context) }
@@ -87,6 +89,12 @@ struct AuthRoutes: Sendable {
             throw APIError.invalid(violation.field, violation.message)
         }
         let user = UserIdentity.userId(provider: .device, subject: subject)
+        if try await !registrar.users.exists(user), let retryAfter = deviceSignUps.take(clients.address(of: request, context: context)) {
+            throw APIError(
+                .tooManyRequests, code: "too_many_sign_ups",
+                message: "too many new device accounts from this address; at most \(deviceSignUps.perHour) an hour",
+                headers: [.retryAfter: String(retryAfter)])
+        }
         // No subject in the event: an anonymous user's device id stays out of the log.
         try await registrar.ensureRegistered(user, provider: .device, subject: nil, displayName: nil, context: context)
         return try await signedIn(user)

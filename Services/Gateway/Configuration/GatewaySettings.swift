@@ -35,6 +35,8 @@ public struct GatewaySettings: Sendable {
     var publicURL: String?
     /// Browser origins allowed to call the API (`HEARTH_CORS_ORIGINS`, comma-separated); none by default.
     var corsOrigins: Set<String>
+    /// New device accounts one client address may create per hour (`HEARTH_DEVICE_SIGNUPS_PER_HOUR`).
+    var deviceSignUpsPerHour: Int
     /// `POST /v1/auth/dev` exists only in dev and test.
     var devSignInEnabled: Bool
     var runDirectory: String
@@ -92,6 +94,7 @@ public struct GatewaySettings: Sendable {
             webhookPrivateTargets: try environment.bool("HEARTH_WEBHOOK_PRIVATE_TARGETS", default: false),
             publicURL: try publicURL(environment.trimmed("HEARTH_PUBLIC_URL")),
             corsOrigins: try corsOrigins(environment.list("HEARTH_CORS_ORIGINS")),
+            deviceSignUpsPerHour: try environment.int("HEARTH_DEVICE_SIGNUPS_PER_HOUR", default: 20, range: 1...1_000_000),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,
             isProduction: service.mode == .production)

@@ -24,6 +24,7 @@ final class ServiceProcess {
         // Tests hammer the API from one address; only the rate-limit tests ask for real limits.
         environment["HEARTH_RATE_LIMIT_PER_MIN"] = "100000"
         environment["HEARTH_AUTH_RATE_LIMIT_PER_MIN"] = "100000"
+        environment["HEARTH_DEVICE_SIGNUPS_PER_HOUR"] = "100000"
         // Tests choose their content; only the seeding test lets the worker publish the library.
         environment["HEARTH_SEED_CONTENT"] = "false"
         for (key, value) in extra { environment[key] = value }
