@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HearthDomain
 import JWTKit
@@ -18,7 +19,12 @@ struct AppleIdentityVerifier: Sendable {
         self.policy = clientId.map { TokenPolicy(issuer: GatewaySettings.appleIssuer, audiences: [$0]) }
     }
 
-    func subject(of idToken: String, now: Date = Date()) async throws -> String {
+    /// How old an identity token may be: it is used once, right after the app got it.
+    static let maxAge: TimeInterval = 600
+
+    /// `nonce`: the raw nonce the app sent; when either it or the token has one, the token's
+    /// must be its SHA-256 (hex).
+    func subject(of idToken: String, nonce: String? = nil, now: Date = Date()) async throws -> String {
         guard let policy else { throw AppleSignInNotConfigured() }
         let header = try TokenHeader.parse(idToken)
         try policy.check(header)
@@ -32,6 +38,14 @@ struct AppleIdentityVerifier: Sendable {
             throw TokenRejection.malformed
         }
         try policy.check(verified.claims, now: now)
+        guard let issued = verified.iat?.value, now.timeIntervalSince(issued) <= Self.maxAge, issued.timeIntervalSince(now) <= 60 else {
+            throw TokenRejection.tooOld
+        }
+        if nonce != nil || verified.nonce != nil {
+            guard let nonce, let expected = verified.nonce,
+                  SHA256.hash(data: Data(nonce.utf8)).map({ String(format: "%02x", $0) }).joined() == expected.lowercased()
+            else { throw TokenRejection.nonceMismatch }
+        }
         guard let subject = verified.claims.subject else { throw TokenRejection.missingSubject }
         return subject
     }

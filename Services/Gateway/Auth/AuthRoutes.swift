@@ -6,7 +6,13 @@ import Hummingbird
 /// Bodies of the sign-in routes.
 struct AppleSignInRequest: Decodable {
     var idToken: String
-    enum CodingKeys: String, CodingKey { case idToken = "id_token" }
+    /// The raw nonce the app generated (it gave Apple its SHA-256): binds the token to this
+    /// sign-in, so a token seen elsewhere cannot be replayed.
+    var nonce: String?
+    enum CodingKeys: String, CodingKey {
+        case idToken = "id_token"
+        case nonce
+    }
 }
 
 struct DeviceSignInRequest: Decodable {
@@ -64,7 +70,7 @@ struct AuthRoutes: Sendable {
         let body = try await JSONRequestBody.decode(AppleSignInRequest.self, from: request, context: context)
         let subject: String
         do {
-            subject = try await apple.subject(of: body.idToken)
+            subject = try await apple.subject(of: body.idToken, nonce: body.nonce)
         } catch let rejection as TokenRejection {
             throw BearerAuthentication.unauthorized("Apple identity token refused: \(rejection)")
         } catch is AppleSignInNotConfigured {

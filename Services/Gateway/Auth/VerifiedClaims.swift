@@ -15,9 +15,11 @@ struct VerifiedClaims: JWTPayload {
     /// When the user last signed in (OpenID Connect's `auth_time`): a refreshed token keeps its
     /// sign-in's, so a fresh sign-in cannot be had by refreshing.
     var authTime: IssuedAtClaim?
+    /// Sign in with Apple: the SHA-256 (hex) of the nonce the app generated for this sign-in.
+    var nonce: String?
 
     enum CodingKeys: String, CodingKey {
-        case iss, aud, sub, exp, nbf, iat
+        case iss, aud, sub, exp, nbf, iat, nonce
         case authTime = "auth_time"
     }
 

@@ -12,6 +12,10 @@ public enum TokenRejection: Error, Equatable, Sendable, CustomStringConvertible 
     case expired
     case notYetValid
     case missingSubject
+    /// Issued too long ago for a token used once, at sign-in (Apple's identity tokens).
+    case tooOld
+    /// The nonce the request gave is not the one the token was issued for (or one is missing).
+    case nonceMismatch
 
     public var description: String {
         switch self {
@@ -26,6 +30,8 @@ public enum TokenRejection: Error, Equatable, Sendable, CustomStringConvertible 
         case .expired: "the token has expired"
         case .notYetValid: "the token is not valid yet"
         case .missingSubject: "the token names no subject"
+        case .tooOld: "the token was issued more than 10 minutes ago: sign in again"
+        case .nonceMismatch: "the token was not issued for this sign-in's nonce"
         }
     }
 }

@@ -44,6 +44,7 @@ struct TestClaims: JWTPayload {
     var sub: SubjectClaim
     var exp: ExpirationClaim
     var iat: IssuedAtClaim
+    var nonce: String?
 
     init(issuer: String, audience: String, subject: String, expiresIn: TimeInterval = 600) {
         iss = IssuerClaim(value: issuer)
