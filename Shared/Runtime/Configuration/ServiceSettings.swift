@@ -28,6 +28,9 @@ public struct ServiceSettings: Sendable {
     /// How long an event may wait for Kafka's acknowledgement (`HEARTH_KAFKA_DELIVERY_TIMEOUT_MS`,
     /// default 10 s); then the send fails and a request answers 503 `event_not_acknowledged`.
     public var producerDeliveryTimeoutMs: Int
+    /// Seconds a connection may send nothing (or half a request) before it is closed
+    /// (`HEARTH_HTTP_IDLE_TIMEOUT_S`, default 30).
+    public var httpIdleTimeoutSeconds: Int
     public var environment: EnvironmentReader
     /// What wraps the data keys that seal personal data in events (`HEARTH_MASTER_KEY`; dev and
     /// test generate one under the run directory, production must set it).
@@ -76,6 +79,7 @@ public struct ServiceSettings: Sendable {
             projectionBatchSizeIsSet: environment.values["HEARTH_PROJECTION_BATCH_SIZE"] != nil,
             producerLingerMs: try environment.decimal("HEARTH_PRODUCER_LINGER_MS", default: 0, range: 0...1_000),
             producerDeliveryTimeoutMs: try environment.int("HEARTH_KAFKA_DELIVERY_TIMEOUT_MS", default: 10_000, range: 1_000...300_000),
+            httpIdleTimeoutSeconds: try environment.int("HEARTH_HTTP_IDLE_TIMEOUT_S", default: 30, range: 1...3600),
             environment: environment,
             masterKey: masterKey)
     }

@@ -142,7 +142,9 @@ public struct ServiceHost: Sendable {
             + (readModelChanges.isNeeded ? [GatedService(gate: gate, service: readModelChanges)] : [])
         let application = Application(
             router: router,
-            server: .eventLoopPinnedHTTP1(),
+            // A connection that sends nothing (or half a request: slowloris) for the idle timeout is
+            // closed; one whose answer is still streaming is not idle.
+            server: .eventLoopPinnedHTTP1(configuration: .init(idleTimeout: .seconds(Int64(settings.httpIdleTimeoutSeconds)))),
             configuration: .init(address: .hostname(settings.httpHost, port: settings.httpPort), serverName: "hearth-\(settings.serviceName)"),
             services: services,
             logger: logger)
