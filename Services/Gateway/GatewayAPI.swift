@@ -59,8 +59,10 @@ struct GatewayAPI: Sendable {
         let rateLimitLedger = RateLimitLedger()
         let registeredRoutes = RegisteredRoutes()
         let idempotencyKeys = IdempotencyStore(client: host.postgres, logger: logger)
+        let streams = OpenStreams(perUser: settings.streamsPerUser)
         let notifications = NotificationRoutes.make(
-            host: host, membership: membership, heartbeat: settings.notificationsHeartbeat, allowPrivateWebhookTargets: settings.webhookPrivateTargets)
+            host: host, membership: membership, heartbeat: settings.notificationsHeartbeat, allowPrivateWebhookTargets: settings.webhookPrivateTargets,
+            streams: streams)
         let chatReadModel = ChatReadModel(client: host.postgres, logger: logger)
         logger.info("gateway configured", metadata: [
             "jwt_kid": "\(signingKey.keyId)", "rate_limit_per_min": "\(settings.rateLimitPerMinute)",
@@ -88,7 +90,7 @@ struct GatewayAPI: Sendable {
                 responses: HouseholdResponseCache(capacity: settings.householdReadCache, changes: host.readModelChanges)),
             members: MemberRoutes(publisher: host.publisher, readModel: householdReadModel, membership: membership),
             chats: ChatRoutes(publisher: host.publisher, chats: chatReadModel, membership: membership, consistency: consistency),
-            chatStream: ChatStreamRoutes.make(host: host, chats: chatReadModel, heartbeat: settings.chatStreamHeartbeat),
+            chatStream: ChatStreamRoutes.make(host: host, chats: chatReadModel, heartbeat: settings.chatStreamHeartbeat, streams: streams),
             chatSearch: ChatSearchRoutes(search: search.search, messages: ChatMessageSearch(client: host.postgres, logger: logger)),
             profile: ProfileRoutes(
                 publisher: host.publisher, profile: ProfileReadModel(client: host.postgres, logger: logger), membership: membership,

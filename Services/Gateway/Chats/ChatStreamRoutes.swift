@@ -20,13 +20,14 @@ struct ChatStreamRoutes: Sendable {
     let chats: ChatReadModel
     let hub: ChatStreamHub
     let heartbeatInterval: Duration
+    let streams: OpenStreams
 
     static let maxReplay = 500
 
-    static func make(host: ServiceHost, chats: ChatReadModel, heartbeat: Duration) -> ChatStreamRoutes {
+    static func make(host: ServiceHost, chats: ChatReadModel, heartbeat: Duration, streams: OpenStreams) -> ChatStreamRoutes {
         let hub = ChatStreamHub(bootstrapServers: host.settings.kafkaBootstrap, keys: host.keys, logger: host.logger)
         host.readiness.addCheck("follower:chats") { hub.isFollowing }
-        return ChatStreamRoutes(chats: chats, hub: hub, heartbeatInterval: heartbeat)
+        return ChatStreamRoutes(chats: chats, hub: hub, heartbeatInterval: heartbeat, streams: streams)
     }
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {
@@ -61,6 +62,7 @@ struct ChatStreamRoutes: Sendable {
         }
         _ = try await chats.requireMember(user, of: chatId)
         let resumeAfter = try Self.lastEventId(request)
+        let ticket = try streams.admit(user)
         // Subscribe before reading what was missed, so nothing falls between the two.
         let live = hub.subscribe(chatId)
         let missed = try await missedMessages(in: chatId, after: resumeAfter)
@@ -69,6 +71,7 @@ struct ChatStreamRoutes: Sendable {
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            ticket.hold()
             let encoder = JSONEncoder.hearth()
             encoder.outputFormatting.insert(.sortedKeys)
             var sent = Set<UUID>()

@@ -37,6 +37,8 @@ public struct GatewaySettings: Sendable {
     var corsOrigins: Set<String>
     /// New device accounts one client address may create per hour (`HEARTH_DEVICE_SIGNUPS_PER_HOUR`).
     var deviceSignUpsPerHour: Int
+    /// Live chat and notification streams one user may hold open on a gateway (`HEARTH_STREAMS_PER_USER`).
+    var streamsPerUser: Int
     /// `POST /v1/auth/dev` exists only in dev and test.
     var devSignInEnabled: Bool
     var runDirectory: String
@@ -95,6 +97,7 @@ public struct GatewaySettings: Sendable {
             publicURL: try publicURL(environment.trimmed("HEARTH_PUBLIC_URL")),
             corsOrigins: try corsOrigins(environment.list("HEARTH_CORS_ORIGINS")),
             deviceSignUpsPerHour: try environment.int("HEARTH_DEVICE_SIGNUPS_PER_HOUR", default: 20, range: 1...1_000_000),
+            streamsPerUser: try environment.int("HEARTH_STREAMS_PER_USER", default: 10, range: 1...10_000),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,
             isProduction: service.mode == .production)

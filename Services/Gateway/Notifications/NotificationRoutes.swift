@@ -26,18 +26,19 @@ struct NotificationRoutes: Sendable {
     let allowPrivateWebhookTargets: Bool
     let heartbeatInterval: Duration
     let client: PostgresClient
+    let streams: OpenStreams
 
     static let webhooksPerUser = 5
 
     static func make(
-        host: ServiceHost, membership: MembershipReadModel, heartbeat: Duration, allowPrivateWebhookTargets: Bool
+        host: ServiceHost, membership: MembershipReadModel, heartbeat: Duration, allowPrivateWebhookTargets: Bool, streams: OpenStreams
     ) -> (routes: NotificationRoutes, services: [any Service]) {
         let hub = NotificationHub(bootstrapServers: host.settings.kafkaBootstrap, keys: host.keys, logger: host.logger)
         host.readiness.addCheck("follower:notifications") { hub.isFollowing }
         let routes = NotificationRoutes(
             publisher: host.publisher, membership: membership, inbox: InboxReadModel(client: host.postgres, logger: host.logger), hub: hub,
             allowPlainHTTPWebhooks: host.settings.mode != .production, allowPrivateWebhookTargets: allowPrivateWebhookTargets,
-            heartbeatInterval: heartbeat, client: host.postgres)
+            heartbeatInterval: heartbeat, client: host.postgres, streams: streams)
         return (routes, [hub])
     }
 
@@ -243,12 +244,14 @@ struct NotificationRoutes: Sendable {
     /// after the response starts is missed.
     func stream(_ request: Request, _ context: HearthRequestContext) throws -> Response {
         let user = try context.authenticatedUser()
+        let ticket = try streams.admit(user)
         let items = hub.subscribe(user)
         let interval = heartbeatInterval
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            ticket.hold()
             try await writer.write(ByteBuffer(string: ": connected\n\n"))
             try await withThrowingTaskGroup(of: Void.self) { group in
                 let (ticks, tick) = AsyncStream<Void>.makeStream()

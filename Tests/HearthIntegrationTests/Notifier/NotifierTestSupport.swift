@@ -187,6 +187,8 @@ final class NotificationStreamReader: Sendable {
 
     var events: [Event] { state.withLock { $0.events } }
     var connected: Bool { state.withLock { $0.connected } }
+    /// The answer's status, once its head arrived.
+    var status: Int? { state.withLock { $0.status } }
 
     func start(_ url: URL, headers: [String: String]) {
         let reading = Task { [self] in
