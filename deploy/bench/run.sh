@@ -162,6 +162,9 @@ printf '\n# make bench: commit times of read-model rows give the end-to-end lag\
 pg stop >/dev/null
 pg start >/dev/null 2>&1
 DB_URL="$(pg url)"
+# hearthctl (ingest, and the driver's publish, which seals personal fields with the services'
+# data keys) reads the bench database too.
+export HEARTH_DATABASE_URL="$DB_URL"
 PG_BIN="$(pg_bin_dir)"
 PSQL="$PG_BIN/psql"
 
