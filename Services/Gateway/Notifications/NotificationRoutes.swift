@@ -1,10 +1,11 @@
+import Crypto
 import Foundation
 import HearthEvents
 import HearthRuntime
 import HearthStore
 import Hummingbird
-import PostgresNIO
 import Logging
+import PostgresNIO
 import ServiceLifecycle
 
 /// Reminders, devices, webhooks, notification settings and the in-app inbox:
@@ -48,6 +49,9 @@ struct NotificationRoutes: Sendable {
         routes.post("devices") { request, context in EditedResponse(status: .accepted, response: try await registerDevice(request, context)) }
         routes.delete("devices/:token") { request, context in EditedResponse(status: .accepted, response: try await removeDevice(request, context)) }
         routes.post("webhooks") { request, context in EditedResponse(status: .accepted, response: try await registerWebhook(request, context)) }
+        routes.get("webhooks") { request, context in try await listWebhooks(request, context) }
+        routes.delete("webhooks/{id}") { request, context in EditedResponse(status: .accepted, response: try await removeWebhook(request, context)) }
+        routes.post("webhooks/{id}/rotate") { request, context in try await rotateWebhookSecret(request, context) }
         routes.put("notifications/settings") { request, context in
             EditedResponse(status: .accepted, response: try await updateSettings(request, context))
         }
@@ -155,6 +159,76 @@ struct NotificationRoutes: Sendable {
         let event = WebhookRegistered(webhookId: EventIdentity.newId("webhook"), userId: user, url: body.url, secret: body.secret, events: body.events)
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         return WebhookAccepted(webhookId: event.webhookId, events: event.events, position: position.description)
+    }
+
+    /// A webhook as its owner sees it: never its secret (shown once, when set).
+    struct WebhookView: Encodable, Sendable {
+        @LowercaseID var webhookId: UUID
+        let url: String
+        let events: [String]
+        let active: Bool
+        let updatedAt: Date
+
+        enum CodingKeys: String, CodingKey {
+            case webhookId = "webhook_id"
+            case url, events, active
+            case updatedAt = "updated_at"
+        }
+    }
+
+    struct WebhookList: ResponseEncodable {
+        let webhooks: [WebhookView]
+    }
+
+    struct RotatedSecret: ResponseEncodable {
+        @LowercaseID var webhookId: UUID
+        let secret: String
+        let position: String
+
+        enum CodingKeys: String, CodingKey {
+            case webhookId = "webhook_id"
+            case secret, position
+        }
+    }
+
+    func listWebhooks(_ request: Request, _ context: HearthRequestContext) async throws -> WebhookList {
+        let user = try context.authenticatedUser()
+        var webhooks: [WebhookView] = []
+        for try await (id, url, events, active, updated) in try await client.query(
+            "SELECT webhook_id, url, events, active, updated_at FROM notification_webhooks WHERE user_id = \(user) ORDER BY updated_at, webhook_id",
+            logger: context.logger
+        ).decode((UUID, String, [String], Bool, Date).self) {
+            webhooks.append(WebhookView(webhookId: id, url: url, events: events, active: active, updatedAt: updated))
+        }
+        return WebhookList(webhooks: webhooks)
+    }
+
+    /// The caller's active webhook `{id}`; another user's is as absent as none.
+    private func ownedActiveWebhook(_ context: HearthRequestContext, user: UUID) async throws -> UUID {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            throw APIError.invalid("id", "the webhook id in the path must be a UUID")
+        }
+        for try await _ in try await client.query(
+            "SELECT 1::int FROM notification_webhooks WHERE webhook_id = \(id) AND user_id = \(user) AND active", logger: context.logger
+        ).decode(Int.self) { return id }
+        throw APIError.notFound("webhook")
+    }
+
+    func removeWebhook(_ request: Request, _ context: HearthRequestContext) async throws -> Accepted {
+        let user = try context.authenticatedUser()
+        let id = try await ownedActiveWebhook(context, user: user)
+        let position = try await publisher.publish(WebhookRemoved(webhookId: id, userId: user), correlationId: context.correlationId)
+        return Accepted(position: position.description)
+    }
+
+    /// A new secret, made here and shown once: deliveries are signed with it from now on.
+    func rotateWebhookSecret(_ request: Request, _ context: HearthRequestContext) async throws -> RotatedSecret {
+        let user = try context.authenticatedUser()
+        let id = try await ownedActiveWebhook(context, user: user)
+        let secret = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let position = try await publisher.publish(WebhookSecretRotated(webhookId: id, userId: user, secret: secret), correlationId: context.correlationId)
+        return RotatedSecret(webhookId: id, secret: secret, position: position.description)
     }
 
     func updateSettings(_ request: Request, _ context: HearthRequestContext) async throws -> Accepted {

@@ -56,6 +56,18 @@ public struct NotificationTargetsProjection: Projection {
                     UPDATE notification_webhooks SET active = false, updated_at = \(occurredAt)
                     WHERE webhook_id = \(disabled.webhookId) AND user_id = \(disabled.userId)
                     """, logger: logger)
+            case let removed as WebhookRemoved:
+                try await connection.query(
+                    """
+                    UPDATE notification_webhooks SET active = false, updated_at = \(occurredAt)
+                    WHERE webhook_id = \(removed.webhookId) AND user_id = \(removed.userId)
+                    """, logger: logger)
+            case let rotated as WebhookSecretRotated:
+                try await connection.query(
+                    """
+                    UPDATE notification_webhooks SET secret = \(rotated.secret), updated_at = \(occurredAt)
+                    WHERE webhook_id = \(rotated.webhookId) AND user_id = \(rotated.userId)
+                    """, logger: logger)
             case let settings as NotificationSettingsUpdatedV2:
                 // Present fields replace, absent ones stay; an empty quiet-hours time clears both.
                 // v1 events arrive upcast, with no lead time.

@@ -229,6 +229,8 @@ extension EventCatalogue {
             DeviceRemoved.self,
             WebhookRegistered.self,
             WebhookDisabled.self,
+            WebhookRemoved.self,
+            WebhookSecretRotated.self,
             NotificationSettingsUpdated.self,
             NotificationSettingsUpdatedV2.self,
             NotificationSent.self,

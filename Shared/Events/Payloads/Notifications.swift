@@ -364,3 +364,54 @@ public struct NotificationRead: EventPayload {
         self.notificationId = notificationId
     }
 }
+
+/// `webhook.removed` v1: the user removed one of their webhooks; nothing more is sent to it.
+public struct WebhookRemoved: EventPayload {
+    public static let eventType = "webhook.removed"
+    public static let version = 1
+    public static let topic = Topic.notifications
+    public static let privacy = PayloadPrivacy.nothingPersonal(["webhook_id", "user_id"])
+
+    public var webhookId: UUID
+    public var userId: UUID
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case webhookId = "webhook_id"
+        case userId = "user_id"
+    }
+
+    public init(webhookId: UUID, userId: UUID) {
+        self.webhookId = webhookId
+        self.userId = userId
+    }
+}
+
+/// `webhook.secret_rotated` v1: deliveries to the webhook are signed with `secret` from now on.
+public struct WebhookSecretRotated: EventPayload {
+    public static let eventType = "webhook.secret_rotated"
+    public static let version = 1
+    public static let topic = Topic.notifications
+    public static let privacy = PayloadPrivacy(
+        personal: ["secret": .user("user_id", erased: .string(""))],
+        notPersonal: ["webhook_id", "user_id"])
+
+    public var webhookId: UUID
+    public var userId: UUID
+    public var secret: String
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case webhookId = "webhook_id"
+        case userId = "user_id"
+        case secret
+    }
+
+    public init(webhookId: UUID, userId: UUID, secret: String) {
+        self.webhookId = webhookId
+        self.userId = userId
+        self.secret = secret
+    }
+}
