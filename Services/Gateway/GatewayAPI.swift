@@ -104,7 +104,7 @@ struct GatewayAPI: Sendable {
                 .service(every: settings.erasureCheckInterval),
             exports: ExportRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency, logger: logger),
             exportWorker: ExportWorker(client: host.postgres, logger: logger).service(every: .seconds(1)),
-            feedback: FeedbackRoutes(publisher: host.publisher, membership: membership),
+            feedback: FeedbackRoutes(publisher: host.publisher, membership: membership, client: host.postgres),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
             assist: try AssistAPI.make(host: host, settings: settings.assist, admins: settings.adminUserIds, membership: membership, consistency: consistency),
             search: search,

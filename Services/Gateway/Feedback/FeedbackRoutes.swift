@@ -3,6 +3,7 @@ import HearthEvents
 import HearthRuntime
 import HearthStore
 import Hummingbird
+import PostgresNIO
 
 /// Body of `POST /v1/feedback`.
 struct FeedbackRequest: Decodable {
@@ -61,6 +62,7 @@ struct FeedbackRequest: Decodable {
 struct FeedbackRoutes: Sendable {
     let publisher: EventPublisher
     let membership: MembershipReadModel
+    let client: PostgresClient
 
     struct Accepted: ResponseEncodable {
         @LowercaseID var feedbackId: UUID
@@ -81,6 +83,14 @@ struct FeedbackRoutes: Sendable {
     func give(_ request: Request, context: HearthRequestContext) async throws -> Accepted {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(FeedbackRequest.self, from: request, context: context).validated()
+        // Feedback on a Hearth run is its owner's to give: another user's run is as absent as none.
+        // (Run ids of the seed's clients, which are not Hearth's, are taken as they come.)
+        if let run = UUID(uuidString: body.runId) {
+            for try await owner in try await client.query("SELECT user_id FROM agent_runs WHERE run_id = \(run)", logger: context.logger)
+                .decode(UUID.self) where owner != user {
+                throw APIError.notFound("run")
+            }
+        }
         let event = FeedbackGiven(
             feedbackId: EventIdentity.newId("feedback"), runId: body.runId, userId: user, householdId: try await membership.household(of: user),
             signal: body.signal.rawValue, comment: body.comment, payload: body.payload)

@@ -136,9 +136,9 @@ struct WebhookRequestBody: Decodable {
             throw APIError.invalid("url", allowPlainHTTP ? "url must be http or https" : "url must be https")
         }
         if !allowPrivateTargets {
-            if let literal = WebhookAddress(literal: host) {
+            if let literal = NetworkAddress(literal: host) {
                 guard literal.isPublic else { throw APIError.invalid("url", "url must reach a public address, not \(literal)") }
-            } else if WebhookAddress.isLocalName(host) {
+            } else if NetworkAddress.isLocalName(host) {
                 throw APIError.invalid("url", "url must name a public host, not \(host)")
             }
         }

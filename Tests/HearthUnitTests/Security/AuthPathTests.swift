@@ -13,3 +13,16 @@ import Testing
         }
     }
 }
+
+@Suite struct ClientAddressTests {
+    /// A forwarded address counts under one bucket however it is written: a port or another
+    /// spelling does not make a fresh one.
+    @Test func forwardedAddressesAreCountedInOneCanonicalForm() {
+        #expect(ClientAddressResolver.plausibleAddress("203.0.113.7:5678") == "203.0.113.7")
+        #expect(ClientAddressResolver.plausibleAddress("203.0.113.7") == "203.0.113.7")
+        #expect(ClientAddressResolver.plausibleAddress("2001:DB8::0:1") == ClientAddressResolver.plausibleAddress("2001:db8::1"))
+        for junk in ["2130706433", "0x7f.1", "localhost", "1.2.3", "1.2.3.4:5:6", "[::1]:443", "::g"] {
+            #expect(ClientAddressResolver.plausibleAddress(junk) == nil, "\(junk)")
+        }
+    }
+}

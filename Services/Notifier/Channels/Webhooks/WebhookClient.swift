@@ -26,7 +26,7 @@ public enum WebhookOutcome: Sendable, Equatable {
 /// POSTs signed JSON deliveries to users' webhook endpoints.
 ///
 /// Each delivery resolves the URL's host itself and refuses it unless every address it resolves
-/// to is public (`WebhookAddress`), then connects to the address it checked (the name kept for
+/// to is public (`NetworkAddress`), then connects to the address it checked (the name kept for
 /// TLS and `Host`): a name that resolved to a public address when registered and to an internal
 /// one now (DNS rebinding) reaches nothing. Redirects are not followed.
 public struct WebhookClient: Sendable {
@@ -49,19 +49,19 @@ public struct WebhookClient: Sendable {
 
     /// Where a delivery to `url` may connect: nil for a literal address or when private targets
     /// are allowed (the shared client connects as the URL says), else the public address to pin.
-    func pinnedAddress(for url: String) async throws(WebhookAddressError) -> WebhookAddress? {
+    func pinnedAddress(for url: String) async throws(NetworkAddressError) -> NetworkAddress? {
         guard let host = URL(string: url)?.host else { throw .unresolvable(url) }
-        if let literal = WebhookAddress(literal: host) {
+        if let literal = NetworkAddress(literal: host) {
             guard allowPrivateTargets || literal.isPublic else { throw .notPublic(host: host, address: literal.description) }
             return nil
         }
         if allowPrivateTargets { return nil }
-        guard !WebhookAddress.isLocalName(host) else { throw .notPublic(host: host, address: host) }
+        guard !NetworkAddress.isLocalName(host) else { throw .notPublic(host: host, address: host) }
         // getaddrinfo blocks: off the cooperative pool.
         let resolved = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: Result { try WebhookAddress.resolve(host) }) }
+            DispatchQueue.global().async { continuation.resume(returning: Result { try NetworkAddress.resolve(host) }) }
         }
-        let addresses: [WebhookAddress]
+        let addresses: [NetworkAddress]
         do {
             addresses = try resolved.get()
         } catch {
@@ -72,7 +72,7 @@ public struct WebhookClient: Sendable {
     }
 
     public func deliver(url: String, secret: String, event: String, deliveryId: UUID, body: Data, now: Date = Date()) async -> WebhookOutcome {
-        let pinned: WebhookAddress?
+        let pinned: NetworkAddress?
         do {
             pinned = try await pinnedAddress(for: url)
         } catch .unresolvable(let host) {

@@ -2,7 +2,7 @@ import Foundation
 import HearthDomain
 import Testing
 
-@Suite struct WebhookAddressTests {
+@Suite struct NetworkAddressTests {
     /// Every way of writing an internal address that a URL parser or resolver takes as one.
     static let internalHosts = [
         "127.0.0.1", "127.1", "2130706433", "0x7f000001", "0x7f.1", "0177.0.0.1", "0", "0.0.0.0",
@@ -13,33 +13,33 @@ import Testing
 
     @Test("internal addresses in every spelling are not public", arguments: internalHosts)
     func internalAddresses(host: String) throws {
-        let address = try #require(WebhookAddress(literal: host), "\(host) is an address")
+        let address = try #require(NetworkAddress(literal: host), "\(host) is an address")
         #expect(!address.isPublic, "\(host) → \(address)")
     }
 
     @Test("public addresses are", arguments: ["93.184.216.34", "1.1.1.1", "8.8.8.8", "2606:4700:4700::1111", "[2a00:1450:4007:80f::200e]", "::ffff:8.8.8.8"])
     func publicAddresses(host: String) throws {
-        let address = try #require(WebhookAddress(literal: host))
+        let address = try #require(NetworkAddress(literal: host))
         #expect(address.isPublic)
     }
 
     @Test func hostNamesAreNotAddresses() {
         for name in ["example.com", "hooks.example.com", "1.example", "0x7f.example.com", "localhost"] {
-            #expect(WebhookAddress(literal: name) == nil, "\(name)")
+            #expect(NetworkAddress(literal: name) == nil, "\(name)")
         }
-        #expect(WebhookAddress.isLocalName("localhost") && WebhookAddress.isLocalName("api.localhost") && WebhookAddress.isLocalName("metadata.google.internal"))
-        #expect(WebhookAddress.isLocalName("intranet"), "a single label resolves through the local search domain")
-        #expect(!WebhookAddress.isLocalName("hooks.example.com"))
+        #expect(NetworkAddress.isLocalName("localhost") && NetworkAddress.isLocalName("api.localhost") && NetworkAddress.isLocalName("metadata.google.internal"))
+        #expect(NetworkAddress.isLocalName("intranet"), "a single label resolves through the local search domain")
+        #expect(!NetworkAddress.isLocalName("hooks.example.com"))
     }
 
     @Test func numericFormsMeanWhatTheResolverReads() throws {
-        #expect(try #require(WebhookAddress(literal: "2130706433")).description == "127.0.0.1")
-        #expect(try #require(WebhookAddress(literal: "0x7f.1")).description == "127.0.0.1")
-        #expect(try #require(WebhookAddress(literal: "[::ffff:127.0.0.1]")).description == "::ffff:127.0.0.1")
+        #expect(try #require(NetworkAddress(literal: "2130706433")).description == "127.0.0.1")
+        #expect(try #require(NetworkAddress(literal: "0x7f.1")).description == "127.0.0.1")
+        #expect(try #require(NetworkAddress(literal: "[::ffff:127.0.0.1]")).description == "::ffff:127.0.0.1")
     }
 
     @Test func localhostResolvesToLoopback() throws {
-        let addresses = try WebhookAddress.resolve("localhost")
+        let addresses = try NetworkAddress.resolve("localhost")
         #expect(!addresses.isEmpty && addresses.allSatisfy { !$0.isPublic })
     }
 }

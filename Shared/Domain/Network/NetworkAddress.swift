@@ -5,11 +5,12 @@ import Glibc
 import Darwin
 #endif
 
-/// An IP address a webhook could be sent to, and whether it is on the public internet. A webhook
-/// is a URL a user chose, called from inside Hearth's network: one that reaches loopback, a
-/// private or link-local range (the cloud metadata service at 169.254.169.254), CGNAT, multicast
-/// or any other special-purpose range would let a user probe or call what only Hearth can reach.
-public enum WebhookAddress: Sendable, Equatable, CustomStringConvertible {
+/// An IP address, in any spelling, and whether it is on the public internet: what a webhook may
+/// be sent to (a URL a user chose, called from inside Hearth's network: one that reaches
+/// loopback, a private or link-local range — the cloud metadata service at 169.254.169.254 —,
+/// CGNAT, multicast or any other special-purpose range would let a user probe or call what only
+/// Hearth can reach), and the one canonical form a client's address is counted under.
+public enum NetworkAddress: Sendable, Equatable, CustomStringConvertible {
     case v4(UInt32)
     case v6([UInt8])
 
@@ -117,23 +118,23 @@ public enum WebhookAddress: Sendable, Equatable, CustomStringConvertible {
 
     /// Every address `host` resolves to (any host name, or a literal). Throws when it resolves to
     /// none.
-    public static func resolve(_ host: String) throws -> [WebhookAddress] {
-        if let literal = WebhookAddress(literal: host) { return [literal] }
+    public static func resolve(_ host: String) throws -> [NetworkAddress] {
+        if let literal = NetworkAddress(literal: host) { return [literal] }
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, nil, &hints, &list)
-        guard status == 0, let first = list else { throw WebhookAddressError.unresolvable(host) }
+        guard status == 0, let first = list else { throw NetworkAddressError.unresolvable(host) }
         defer { freeaddrinfo(list) }
-        var addresses: [WebhookAddress] = []
+        var addresses: [NetworkAddress] = []
         var entry: UnsafeMutablePointer<addrinfo>? = first
         while let current = entry {
-            if let socketAddress = current.pointee.ai_addr, let address = WebhookAddress(socketAddress: socketAddress), !addresses.contains(address) {
+            if let socketAddress = current.pointee.ai_addr, let address = NetworkAddress(socketAddress: socketAddress), !addresses.contains(address) {
                 addresses.append(address)
             }
             entry = current.pointee.ai_next
         }
-        guard !addresses.isEmpty else { throw WebhookAddressError.unresolvable(host) }
+        guard !addresses.isEmpty else { throw NetworkAddressError.unresolvable(host) }
         return addresses
     }
 
@@ -141,11 +142,11 @@ public enum WebhookAddress: Sendable, Equatable, CustomStringConvertible {
     public static func isLocalName(_ host: String) -> Bool {
         let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "."))
         return name == "localhost" || name.hasSuffix(".localhost") || name.hasSuffix(".local") || name.hasSuffix(".internal")
-            || name == "metadata" || !name.contains(".") && WebhookAddress(literal: name) == nil
+            || name == "metadata" || !name.contains(".") && NetworkAddress(literal: name) == nil
     }
 }
 
-public enum WebhookAddressError: Error, CustomStringConvertible, Sendable {
+public enum NetworkAddressError: Error, CustomStringConvertible, Sendable {
     case unresolvable(String)
     case notPublic(host: String, address: String)
 
