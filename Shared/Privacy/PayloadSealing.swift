@@ -96,15 +96,6 @@ public enum PayloadSealing {
         return out
     }
 
-    static func value(at path: String, in root: JSONValue) -> JSONValue? {
-        var current = root
-        for component in components(path) {
-            guard case .object(let fields) = current, let next = fields[component] else { return nil }
-            current = next
-        }
-        return current
-    }
-
     /// True when some value at `path` is present and not null.
     static func hasValue(at path: String, in root: JSONValue) -> Bool {
         func walk(_ value: JSONValue, _ rest: ArraySlice<String>) -> Bool {

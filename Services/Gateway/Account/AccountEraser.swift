@@ -1,10 +1,11 @@
 import Foundation
 import HearthEvents
+import HearthGoogle
 import HearthPrivacy
+import HearthRuntime
 import HearthStore
 import Logging
 import PostgresNIO
-import HearthRuntime
 
 /// Erases the accounts whose deletion grace period is over: destroys the data keys of the user,
 /// of their assistant runs and of the households they were the only member of (which makes every
@@ -59,7 +60,7 @@ struct AccountEraser: Sendable {
             + runs.map { "run:\($0.uuidString.lowercased())" }
             + households.map { "household:\($0.uuidString.lowercased())" }
         let destroyed = try await keys.destroy(subjects: subjects, because: "user.erased")
-        try await client.query("DELETE FROM google_credentials WHERE user_id = \(user)", logger: logger)
+        try await GoogleCredentialStore(client: client, logger: logger).delete(userId: user)
         // Built exports are plaintext copies: they go with the keys.
         try await client.query(
             "DELETE FROM export_archives WHERE user_id = \(user) OR export_id IN (SELECT export_id FROM export_requests WHERE household_id = ANY(\(households)))",

@@ -1,5 +1,6 @@
 import Foundation
 import HearthEvents
+import HearthGoogle
 import HearthRuntime
 import HearthStore
 import Hummingbird
@@ -56,7 +57,7 @@ struct AccountRoutes: Sendable {
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         // The Google refresh token goes at once (calendar-sync drops the link on the event): no
         // sync may run for an account being deleted.
-        try await client.query("DELETE FROM google_credentials WHERE user_id = \(user)", logger: context.logger)
+        try await GoogleCredentialStore(client: client, logger: context.logger).delete(userId: user)
         context.logger.notice("account deletion requested", metadata: ["erase_after": "\(event.eraseAfter)"])
         return AccountDeletionStatus(status: "deletion_scheduled", eraseAfter: event.eraseAfter, position: position.description)
     }

@@ -225,8 +225,7 @@ struct NotificationRoutes: Sendable {
     func rotateWebhookSecret(_ request: Request, _ context: HearthRequestContext) async throws -> RotatedSecret {
         let user = try context.authenticatedUser()
         let id = try await ownedActiveWebhook(context, user: user)
-        let secret = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let secret = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URL
         let position = try await publisher.publish(WebhookSecretRotated(webhookId: id, userId: user, secret: secret), correlationId: context.correlationId)
         return RotatedSecret(webhookId: id, secret: secret, position: position.description)
     }
