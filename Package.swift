@@ -68,10 +68,10 @@ let package = Package(
         .target(
             name: "HearthContent",
             path: "Shared/Content",
-            exclude: ["validate.py", "eval/README.md"],
+            exclude: ["validate.py", "eval/README.md", "who_growth_lms.md"],
             resources: [
                 .copy("recipes.json"), .copy("allergen_synonyms.json"), .copy("routines.json"), .copy("chores.json"),
-                .copy("knowledge"), .copy("eval/queries.json"), .copy("eval/extraction.json"),
+                .copy("knowledge"), .copy("eval/queries.json"), .copy("eval/extraction.json"), .copy("who_growth_lms.json"),
             ],
             swiftSettings: swiftSettings
         ),

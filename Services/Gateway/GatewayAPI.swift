@@ -35,6 +35,7 @@ struct GatewayAPI: Sendable {
     let search: SearchRoutes
     let documents: DocumentAdminRoutes
     let calendar: CalendarAPI
+    let tracking: TrackingAPI
     let notifications: NotificationRoutes
     let notificationServices: [any Service]
     let registeredRoutes: RegisteredRoutes
@@ -110,6 +111,7 @@ struct GatewayAPI: Sendable {
             search: search,
             documents: DocumentAdminRoutes(publisher: host.publisher),
             calendar: try CalendarAPI.make(host: host, membership: membership, consistency: consistency, publicURL: settings.publicURL),
+            tracking: try TrackingAPI.make(host: host, membership: membership, users: userReadModel, consistency: consistency),
             notifications: notifications.routes,
             notificationServices: notifications.services,
             registeredRoutes: registeredRoutes,
@@ -150,6 +152,7 @@ struct GatewayAPI: Sendable {
         search.register(on: authenticated)
         documents.register(on: adminOnly)
         calendar.register(on: authenticated)
+        tracking.register(on: authenticated)
         notifications.register(on: authenticated)
         assist.usage.register(on: authenticated)
         assist.usage.registerAdmin(on: adminOnly)

@@ -10,6 +10,7 @@ public enum HearthContent {
         case chores = "chores.json"
         case searchQueries = "queries.json"
         case extractionMessages = "extraction.json"
+        case whoGrowthLMS = "who_growth_lms.json"
     }
 
     public static func url(of file: File) -> URL {

@@ -49,7 +49,8 @@ struct AssistHouseholdReader: Sendable {
         }
         if let requested, requested != householdId { throw APIError.notFound("household") }
         // Allergies and intolerances read from chats constrain plans at once (profile_constraints
-        // holds them by the safety rule), merged with what the household declared.
+        // holds them by the safety rule), and so does every allergen a child reacted to
+        // (child_allergens, from tracking): merged with what the household declared.
         let profileAllergens = try profileText.map { try decoder.decode([String].self, from: Data($0.utf8)) } ?? []
         guard let prefsText else {
             var prefs = AssistHousehold.sample.prefs
@@ -74,12 +75,16 @@ struct AssistHouseholdReader: Sendable {
                    (SELECT json_agg(json_build_object('name', m.name, 'role', m.role, 'birthdate', to_char(m.birthdate, 'YYYY-MM-DD'))
                                     ORDER BY m.added_at, m.member_id)
                     FROM household_members m WHERE m.household_id = uh.household_id)::text,
-                   (SELECT json_agg(DISTINCT pc.value) FROM profile_constraints pc WHERE pc.household_id = uh.household_id)::text
+                   (SELECT json_agg(DISTINCT c.value) FROM (
+                        SELECT pc.value FROM profile_constraints pc WHERE pc.household_id = uh.household_id
+                        UNION
+                        SELECT ca.allergen FROM child_allergens ca WHERE ca.household_id = uh.household_id AND ca.reacted_at IS NOT NULL
+                    ) c)::text
             FROM user_households uh LEFT JOIN households h ON h.household_id = uh.household_id
             WHERE uh.user_id = $1
             """
         static let bindingDataTypes: [PostgresDataType] = [.uuid]
-        /// Household id, prefs JSON, members JSON, allergens from the profile JSON.
+        /// Household id, prefs JSON, members JSON, allergens from the profile and from children's reactions JSON.
         typealias Row = (UUID, String?, String?, String?)
 
         var user: UUID

@@ -51,7 +51,29 @@ struct ProfileConstraintView: Encodable, Sendable {
     }
 }
 
-/// Reads of `profile_facts` and `profile_constraints`.
+/// An allergen a child reacted to, from tracking: it constrains the household's meal plans like a
+/// declared allergy, and says where it came from.
+struct ChildReactionView: Encodable, Sendable {
+    var childId: String
+    var subject: String
+    var allergen: String
+    var reactedAt: Date
+    var severity: String?
+    /// `food_log` (a food logged with a reaction) or `check_in` (the allergen check-in's answer).
+    var source: String?
+    var foodLogId: String?
+    var reportedBy: String?
+    enum CodingKeys: String, CodingKey {
+        case childId = "child_id"
+        case subject, allergen
+        case reactedAt = "reacted_at"
+        case severity, source
+        case foodLogId = "food_log_id"
+        case reportedBy = "reported_by"
+    }
+}
+
+/// Reads of `profile_facts` and `profile_constraints`, and of the reactions tracking recorded.
 struct ProfileReadModel: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -59,11 +81,30 @@ struct ProfileReadModel: Sendable {
     /// The household's facts and the constraints derived from them, as of one moment: both are
     /// read in one repeatable-read transaction, so a fact projected between the two reads can
     /// never show as a constraint without its fact (or the other way round).
-    func profile(of householdId: UUID) async throws -> (facts: [ProfileFactView], constraints: [ProfileConstraintView]) {
+    func profile(of householdId: UUID) async throws -> (facts: [ProfileFactView], constraints: [ProfileConstraintView], reactions: [ChildReactionView]) {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
-            return (try await facts(of: householdId, on: connection), try await constraints(of: householdId, on: connection))
+            return (
+                try await facts(of: householdId, on: connection), try await constraints(of: householdId, on: connection),
+                try await reactions(of: householdId, on: connection)
+            )
         }
+    }
+
+    private func reactions(of householdId: UUID, on connection: PostgresConnection) async throws -> [ChildReactionView] {
+        let rows = try await connection.query(
+            """
+            SELECT a.child_id, coalesce(m.name, ''), a.allergen, a.reacted_at, a.reaction_severity, a.reaction_source, a.reaction_log_id, a.reported_by
+            FROM child_allergens a LEFT JOIN household_members m ON m.member_id = a.child_id
+            WHERE a.household_id = \(householdId) AND a.reacted_at IS NOT NULL ORDER BY m.name, a.allergen
+            """, logger: logger)
+        var views: [ChildReactionView] = []
+        for try await row in rows.decode((UUID, String, String, Date, String?, String?, UUID?, UUID?).self) {
+            views.append(ChildReactionView(
+                childId: row.0.uuidString.lowercased(), subject: row.1, allergen: row.2, reactedAt: row.3, severity: row.4, source: row.5,
+                foodLogId: row.6?.uuidString.lowercased(), reportedBy: row.7?.uuidString.lowercased()))
+        }
+        return views
     }
 
     private func facts(of householdId: UUID, on connection: PostgresConnection) async throws -> [ProfileFactView] {

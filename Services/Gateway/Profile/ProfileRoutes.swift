@@ -18,9 +18,12 @@ struct ProfileRoutes: Sendable {
         var householdId: String
         var facts: [ProfileFactView]
         var constraints: [ProfileConstraintView]
+        /// Allergens the household's children reacted to (tracking), which plans avoid too.
+        var childReactions: [ChildReactionView]
         enum CodingKeys: String, CodingKey {
             case householdId = "household_id"
             case facts, constraints
+            case childReactions = "child_reactions"
         }
     }
 
@@ -55,8 +58,8 @@ struct ProfileRoutes: Sendable {
             in: request, projections: [.profile: [ProfileFactsProjection().name]], writtenBy: "POST /v1/profile/facts/{id}/confirm|reject")
         try await membership.requireMember(user, of: householdId)
         try await consistency.wait(for: pending)
-        let (facts, constraints) = try await profile.profile(of: householdId)
-        return Profile(householdId: householdId.uuidString.lowercased(), facts: facts, constraints: constraints)
+        let (facts, constraints, reactions) = try await profile.profile(of: householdId)
+        return Profile(householdId: householdId.uuidString.lowercased(), facts: facts, constraints: constraints, childReactions: reactions)
     }
 
     func decide(context: HearthRequestContext, confirm: Bool) async throws -> Decision {

@@ -5,8 +5,9 @@ import HearthStore
 import Logging
 import PostgresNIO
 
-/// `reminders`, from `reminder.requested` / `reminder.cancelled` (reminders topic) and
-/// `chore.scheduled` (chores topic). One row per reminder id; a chore occurrence's reminder has
+/// `reminders`, from `reminder.requested` / `reminder.cancelled` (reminders topic),
+/// `chore.scheduled` (chores topic), and the reminders baby tracking plans (tracking topic, with
+/// the children's names from the households topic: `TrackingReminderPlanner`). One row per reminder id; a chore occurrence's reminder has
 /// the occurrence's id, so a rescheduled occurrence moves its reminder instead of adding one.
 ///
 /// The dispatcher reads this table and keeps its own state beside it (`reminder_dispatch`): a
@@ -18,13 +19,14 @@ import PostgresNIO
 /// history topic by topic in this order, so the account events land after the reminders.
 public struct RemindersProjection: Projection {
     public let name = "reminders"
-    public let topics: [Topic] = [.reminders, .chores, .users]
-    public let tables = ["reminders"]
-    /// Of the chores and users topics only these matter.
-    public let eventTypes: Set<String>? = [
+    public let topics: [Topic] = [.reminders, .chores, .households, .tracking, .users]
+    public let tables = ["reminders"] + TrackingReminderPlanner.tables
+    /// Of the chores, households, tracking and users topics only these matter.
+    public let eventTypes: Set<String>? = Set([
         ReminderRequested.eventType, ReminderCancelled.eventType, ChoreScheduled.eventType,
         UserDeletionRequested.eventType, UserErased.eventType,
-    ]
+    ]).union(TrackingReminderPlanner.eventTypes)
+    private let tracking = TrackingReminderPlanner()
 
     public init() {}
 
@@ -73,8 +75,9 @@ public struct RemindersProjection: Projection {
                     """, logger: logger)
             case let erased as UserErased:
                 try await erase(erased, on: connection, logger: logger)
+                try await tracking.erase(erased, on: connection, logger: logger)
             default:
-                continue
+                _ = try await tracking.apply(event, on: connection, logger: logger)
             }
         }
     }

@@ -246,7 +246,7 @@ extension EventCatalogue {
             AssistantActionProposed.self,
             AssistantActionRejected.self,
             AssistantActionExecuted.self,
-        ],
+        ] + TrackingLogKind.payloadTypes,
         upcasters: [
             NotificationSettingsUpdatedV2.upcasterFromV1,
         ]

@@ -27,11 +27,12 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
     public static let chats = Topic("chats", partitions: 6)
     public static let profile = Topic("profile", partitions: 6)
     public static let assistant = Topic("assistant", partitions: 6)
+    public static let tracking = Topic("tracking", partitions: 6)
 
     /// Every event topic, in a stable order. Dead-letter topics are derived from these.
     public static let all: [Topic] = [
         .households, .users, .feedback, .assistRequests, .assistEvents, .chores, .content,
-        .reminders, .notifications, .calendar, .chats, .profile, .assistant,
+        .reminders, .notifications, .calendar, .chats, .profile, .assistant, .tracking,
     ]
 
     public static func named(_ name: String) -> Topic? {

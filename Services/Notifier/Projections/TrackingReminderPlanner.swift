@@ -1,0 +1,341 @@
+import Foundation
+import HearthDomain
+import HearthEvents
+import HearthStore
+import Logging
+import PostgresNIO
+
+/// The reminders that baby tracking leads to, planned as rows of `reminders` (part of the
+/// `reminders` projection, which owns that table; the dispatcher delivers them like any other):
+///
+/// - an allergen check-in to the caregiver who logged a food with a high-risk allergen, the
+///   household's delay after it was tried (`allergen_check_in`, under the check-in's id);
+/// - the next feed, predicted from the child's feeds, to each caregiver who turned feed reminders
+///   on, their lead time before it (`next_feed`, one per child and caregiver, moved by every feed);
+/// - the next dose of a medicine given with an interval, to whoever gave it (`medication_due`),
+///   urgent (through quiet hours) when they chose so.
+///
+/// Every plan is a function of the events so far and of their `occurred_at`, never of the clock:
+/// a rebuild plans the same reminders. Edits and deletes apply on top of the version they were
+/// made from, as in the gateway's read model, so an edit the gateway refused changes nothing here.
+struct TrackingReminderPlanner: Sendable {
+    static let tables = [
+        "tracking_children", "tracking_feed_times", "tracking_doses", "tracking_food_versions", "tracking_household_settings",
+        "tracking_caregivers",
+    ]
+
+    static let eventTypes: Set<String> = Set(
+        [TrackingLogKind.feed, .medication, .food].flatMap(\.eventTypes) + [
+            HouseholdMemberAdded.eventType, AllergenCheckInAnswered.eventType, TrackingSettingsUpdated.eventType,
+            CaregiverRemindersSet.eventType,
+        ])
+
+    /// Feeds further back than this do not inform the next one.
+    static let feedHistory: TimeInterval = 7 * 86_400
+    /// A food logged this long after it was tried gets no check-in (as the gateway answers).
+    static let checkInHorizon: TimeInterval = 24 * 3600
+
+    private static let namespace = UUID(uuidString: "0b3f5a8e-7c21-4d6f-a9e4-2f8c1d7b6e53")!
+
+    static func nextFeedReminderId(child: UUID, user: UUID) -> UUID {
+        NameBasedUUID.make(namespace: namespace, name: "next-feed:\(child.uuidString.lowercased()):\(user.uuidString.lowercased())")
+    }
+
+    static func doseReminderId(log: UUID) -> UUID {
+        NameBasedUUID.make(namespace: namespace, name: "medication-due:\(log.uuidString.lowercased())")
+    }
+
+    /// Applies one event; false when it is not one of the planner's.
+    func apply(_ event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let at = event.metadata.occurredAt
+        switch event.payload {
+        case let added as HouseholdMemberAdded:
+            guard added.role == "child" else { return true }
+            try await connection.query(
+                """
+                INSERT INTO tracking_children (child_id, household_id, name) VALUES (\(added.memberId), \(added.householdId), \(added.name))
+                ON CONFLICT (child_id) DO NOTHING
+                """, logger: logger)
+        case let log as any TrackingLogEvent:
+            switch type(of: log).kind {
+            case .feed: try await applyFeed(log, at: at, eventId: event.metadata.id, on: connection, logger: logger)
+            case .medication: try await applyDose(log, at: at, eventId: event.metadata.id, on: connection, logger: logger)
+            case .food: try await applyFood(log, at: at, eventId: event.metadata.id, on: connection, logger: logger)
+            default: break
+            }
+        case let answer as AllergenCheckInAnswered:
+            try await cancel(answer.checkInId, at: at, eventId: event.metadata.id, on: connection, logger: logger)
+        case let settings as TrackingSettingsUpdated:
+            try await connection.query(
+                """
+                INSERT INTO tracking_household_settings (household_id, allergen_check_ins, check_in_delay_minutes)
+                VALUES (\(settings.householdId), \(settings.allergenCheckIns), \(settings.checkInDelayMinutes))
+                ON CONFLICT (household_id) DO UPDATE SET allergen_check_ins = EXCLUDED.allergen_check_ins,
+                    check_in_delay_minutes = EXCLUDED.check_in_delay_minutes
+                """, logger: logger)
+            if !settings.allergenCheckIns {
+                // Off means off: the check-ins still waiting are not sent either.
+                try await connection.query(
+                    """
+                    UPDATE reminders SET status = 'cancelled', updated_at = \(at), last_event_id = \(event.metadata.id)
+                    WHERE household_id = \(settings.householdId) AND source = 'allergen_check_in' AND status = 'pending'
+                    """, logger: logger)
+            }
+        case let caregiver as CaregiverRemindersSet:
+            try await connection.query(
+                """
+                INSERT INTO tracking_caregivers (user_id, household_id, feed_reminders, feed_lead_minutes, medication_reminders,
+                                                 medication_breaks_quiet_hours)
+                VALUES (\(caregiver.userId), \(caregiver.householdId), \(caregiver.feedReminders), \(caregiver.feedLeadMinutes),
+                        \(caregiver.medicationReminders), \(caregiver.medicationBreaksQuietHours))
+                ON CONFLICT (user_id) DO UPDATE SET household_id = EXCLUDED.household_id, feed_reminders = EXCLUDED.feed_reminders,
+                    feed_lead_minutes = EXCLUDED.feed_lead_minutes, medication_reminders = EXCLUDED.medication_reminders,
+                    medication_breaks_quiet_hours = EXCLUDED.medication_breaks_quiet_hours
+                """, logger: logger)
+            let children = try await connection.query(
+                "SELECT child_id FROM tracking_children WHERE household_id = \(caregiver.householdId) ORDER BY child_id", logger: logger)
+            var ids: [UUID] = []
+            for try await id in children.decode(UUID.self) { ids.append(id) }
+            for child in ids {
+                try await planNextFeed(child: child, household: caregiver.householdId, at: at, eventId: event.metadata.id, on: connection, logger: logger)
+            }
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// `user.erased`: the tracking state of the households erased with the user, and the user's
+    /// own settings. (Their reminders go with the rest of `reminders`.)
+    func erase(_ erased: UserErased, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("DELETE FROM tracking_caregivers WHERE user_id = \(erased.userId)", logger: logger)
+        guard !erased.householdIds.isEmpty else { return }
+        let households = erased.householdIds
+        try await connection.query("DELETE FROM tracking_children WHERE household_id = ANY(\(households))", logger: logger)
+        try await connection.query("DELETE FROM tracking_feed_times WHERE household_id = ANY(\(households))", logger: logger)
+        try await connection.query("DELETE FROM tracking_doses WHERE household_id = ANY(\(households))", logger: logger)
+        try await connection.query("DELETE FROM tracking_household_settings WHERE household_id = ANY(\(households))", logger: logger)
+        try await connection.query("DELETE FROM tracking_caregivers WHERE household_id = ANY(\(households))", logger: logger)
+    }
+
+    // MARK: feeds
+
+    private func applyFeed(_ log: any TrackingLogEvent, at: Date, eventId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        switch log.change {
+        case .logged(_, _, let time, let detail):
+            guard detail != nil else { return }
+            try await connection.query(
+                """
+                INSERT INTO tracking_feed_times (log_id, child_id, household_id, at, version)
+                VALUES (\(log.logId), \(log.childId), \(log.householdId), \(time), 1) ON CONFLICT (log_id) DO NOTHING
+                """, logger: logger)
+        case .edited(_, let time, let detail, let version):
+            guard detail != nil else { return }
+            try await connection.query(
+                """
+                UPDATE tracking_feed_times SET at = \(time), version = \(version)
+                WHERE log_id = \(log.logId) AND version = \(version - 1)
+                """, logger: logger)
+        case .deleted(_, let version):
+            try await connection.query(
+                "DELETE FROM tracking_feed_times WHERE log_id = \(log.logId) AND version = \(version - 1)", logger: logger)
+        }
+        try await planNextFeed(child: log.childId, household: log.householdId, at: at, eventId: eventId, on: connection, logger: logger)
+    }
+
+    /// For each caregiver of the household with feed reminders on: the next feed predicted from
+    /// the child's recent feeds, less their lead time. No prediction, or one already past when the
+    /// event happened, cancels the reminder.
+    private func planNextFeed(
+        child: UUID, household: UUID, at now: Date, eventId: UUID, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let feedRows = try await connection.query(
+            """
+            SELECT at FROM tracking_feed_times
+            WHERE child_id = \(child) AND at > (SELECT max(at) FROM tracking_feed_times WHERE child_id = \(child)) - \(Self.feedHistory) * interval '1 second'
+            ORDER BY at
+            """, logger: logger)
+        var feeds: [Date] = []
+        for try await time in feedRows.decode(Date.self) { feeds.append(time) }
+        let caregivers = try await connection.query(
+            """
+            SELECT c.user_id, c.feed_reminders, c.feed_lead_minutes, s.time_zone, s.profile_time_zone, coalesce(k.name, '')
+            FROM tracking_caregivers c
+            LEFT JOIN notification_settings s ON s.user_id = c.user_id
+            LEFT JOIN tracking_children k ON k.child_id = \(child)
+            WHERE c.household_id = \(household) ORDER BY c.user_id
+            """, logger: logger)
+        var plans: [(UUID, Bool, Int, TimeZone, String)] = []
+        for try await (user, on, lead, setting, profile, name) in caregivers.decode((UUID, Bool, Int, String?, String?, String).self) {
+            plans.append((user, on, lead, DeliveryTiming.zone(setting: setting, profile: profile), name))
+        }
+        for (user, on, lead, zone, name) in plans {
+            let id = Self.nextFeedReminderId(child: child, user: user)
+            guard on, let prediction = NextFeedPredictor.predict(feeds: feeds, timeZone: zone, now: now), prediction.predictedAt > now else {
+                try await cancel(id, at: now, eventId: eventId, on: connection, logger: logger)
+                continue
+            }
+            let who = name.isEmpty ? "Your baby" : name
+            try await upsert(
+                id, user: user, household: household, child: child, title: "\(who)'s next feed",
+                body: "Due around \(Self.clock(prediction.predictedAt, in: zone)): \(prediction.explanation).",
+                dueAt: prediction.predictedAt.addingTimeInterval(-TimeInterval(lead * 60)), urgent: false, source: "next_feed", at: now,
+                eventId: eventId, on: connection, logger: logger)
+        }
+    }
+
+    // MARK: medication
+
+    private func applyDose(_ log: any TrackingLogEvent, at: Date, eventId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        var medicines: [String] = []
+        let old = try await connection.query("SELECT medicine FROM tracking_doses WHERE log_id = \(log.logId)", logger: logger)
+        for try await name in old.decode(String.self) { medicines.append(name) }
+        switch log.change {
+        case .logged(let by, _, let time, let detail):
+            guard let dose = detail as? MedicationDetail else { return }
+            let medicine = Self.medicineKey(dose.name)
+            try await connection.query(
+                """
+                INSERT INTO tracking_doses (log_id, child_id, household_id, medicine, at, interval_hours, given_by, version)
+                VALUES (\(log.logId), \(log.childId), \(log.householdId), \(medicine), \(time), \(dose.intervalHours), \(by), 1)
+                ON CONFLICT (log_id) DO NOTHING
+                """, logger: logger)
+            medicines.append(medicine)
+        case .edited(_, let time, let detail, let version):
+            guard let dose = detail as? MedicationDetail else { return }
+            let medicine = Self.medicineKey(dose.name)
+            try await connection.query(
+                """
+                UPDATE tracking_doses SET medicine = \(medicine), at = \(time), interval_hours = \(dose.intervalHours), version = \(version)
+                WHERE log_id = \(log.logId) AND version = \(version - 1)
+                """, logger: logger)
+            medicines.append(medicine)
+        case .deleted(_, let version):
+            let deleted = try await connection.query(
+                "DELETE FROM tracking_doses WHERE log_id = \(log.logId) AND version = \(version - 1) RETURNING log_id", logger: logger)
+            for try await id in deleted.decode(UUID.self) {
+                try await cancel(Self.doseReminderId(log: id), at: at, eventId: eventId, on: connection, logger: logger)
+            }
+        }
+        for medicine in Set(medicines).sorted() {
+            try await planDoses(child: log.childId, medicine: medicine, at: at, eventId: eventId, on: connection, logger: logger)
+        }
+    }
+
+    /// The latest dose of the medicine plans the next one (if it has an interval, the caregiver
+    /// wants medication reminders, and it is not already past); every earlier dose's reminder is
+    /// cancelled.
+    private func planDoses(child: UUID, medicine: String, at now: Date, eventId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query(
+            """
+            SELECT d.log_id, d.household_id, d.at, d.interval_hours, d.given_by, coalesce(c.medication_reminders, true),
+                   coalesce(c.medication_breaks_quiet_hours, false), s.time_zone, s.profile_time_zone, coalesce(k.name, '')
+            FROM tracking_doses d
+            LEFT JOIN tracking_caregivers c ON c.user_id = d.given_by
+            LEFT JOIN notification_settings s ON s.user_id = d.given_by
+            LEFT JOIN tracking_children k ON k.child_id = d.child_id
+            WHERE d.child_id = \(child) AND d.medicine = \(medicine) ORDER BY d.at, d.log_id
+            """, logger: logger)
+        var doses: [(UUID, UUID, Date, Double?, UUID, Bool, Bool, TimeZone, String)] = []
+        for try await row in rows.decode((UUID, UUID, Date, Double?, UUID, Bool, Bool, String?, String?, String).self) {
+            doses.append((row.0, row.1, row.2, row.3, row.4, row.5, row.6, DeliveryTiming.zone(setting: row.7, profile: row.8), row.9))
+        }
+        for (index, dose) in doses.enumerated() {
+            let id = Self.doseReminderId(log: dose.0)
+            let due = dose.3.map { dose.2.addingTimeInterval($0 * 3600) }
+            guard index == doses.count - 1, let due, dose.5, due > now else {
+                try await cancel(id, at: now, eventId: eventId, on: connection, logger: logger)
+                continue
+            }
+            let who = dose.8.isEmpty ? "your child" : dose.8
+            try await upsert(
+                id, user: dose.4, household: dose.1, child: child, title: "Next dose for \(who) is due",
+                body: "The last dose was given at \(Self.clock(dose.2, in: dose.7)); the next is due every \(Self.hours(dose.3 ?? 0)).",
+                dueAt: due, urgent: dose.6, source: "medication_due", at: now, eventId: eventId, on: connection, logger: logger)
+        }
+    }
+
+    static func medicineKey(_ name: String) -> String {
+        name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+    }
+
+    // MARK: foods
+
+    private func applyFood(_ log: any TrackingLogEvent, at: Date, eventId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        let checkIn = AllergenCheckIn.id(forFoodLog: log.logId)
+        switch log.change {
+        case .logged(let by, _, let time, let detail):
+            guard let food = detail as? FoodDetail else { return }
+            let inserted = try await connection.query(
+                "INSERT INTO tracking_food_versions (log_id, version) VALUES (\(log.logId), 1) ON CONFLICT (log_id) DO NOTHING RETURNING log_id",
+                logger: logger)
+            var isNew = false
+            for try await _ in inserted { isNew = true }
+            let watched = AllergenCheckIn.watched(in: food)
+            guard isNew, !watched.isEmpty, at.timeIntervalSince(time) < Self.checkInHorizon else { return }
+            let settings = try await connection.query(
+                "SELECT allergen_check_ins, check_in_delay_minutes FROM tracking_household_settings WHERE household_id = \(log.householdId)",
+                logger: logger)
+            var on = true
+            var delay = AllergenCheckIn.defaultDelayMinutes
+            for try await (enabled, minutes) in settings.decode((Bool, Int).self) { (on, delay) = (enabled, minutes) }
+            guard on else { return }
+            let names = try await connection.query("SELECT name FROM tracking_children WHERE child_id = \(log.childId)", logger: logger)
+            var name = "your child"
+            for try await found in names.decode(String.self) { name = found }
+            let allergens = watched.map { CanonicalAllergen($0).displayName }.joined(separator: ", ")
+            try await upsert(
+                checkIn, user: by, household: log.householdId, child: log.childId, title: "How is \(name) after \(food.food)?",
+                body: "\(food.food) has \(allergens). All fine, or was there a reaction? Answer in the app.",
+                dueAt: max(time.addingTimeInterval(TimeInterval(delay * 60)), at), urgent: false, source: "allergen_check_in", at: at,
+                eventId: eventId, on: connection, logger: logger)
+        case .edited(_, _, _, let version):
+            try await connection.query(
+                "UPDATE tracking_food_versions SET version = \(version) WHERE log_id = \(log.logId) AND version = \(version - 1)", logger: logger)
+        case .deleted(_, let version):
+            let deleted = try await connection.query(
+                "DELETE FROM tracking_food_versions WHERE log_id = \(log.logId) AND version = \(version - 1) RETURNING log_id", logger: logger)
+            for try await _ in deleted { try await cancel(checkIn, at: at, eventId: eventId, on: connection, logger: logger) }
+        }
+    }
+
+    // MARK: reminders rows
+
+    private func upsert(
+        _ id: UUID, user: UUID, household: UUID, child: UUID, title: String, body: String, dueAt: Date, urgent: Bool, source: String, at: Date,
+        eventId: UUID, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        let due = Timestamp.rounded(dueAt)
+        try await connection.query(
+            """
+            INSERT INTO reminders (reminder_id, user_id, household_id, member_id, title, body, due_at, urgent, channels, source, status,
+                                   updated_at, last_event_id)
+            VALUES (\(id), \(user), \(household), \(child), \(title), \(body), \(due), \(urgent), NULL, \(source), 'pending', \(at), \(eventId))
+            ON CONFLICT (reminder_id) DO UPDATE SET
+                title = EXCLUDED.title, body = EXCLUDED.body, due_at = EXCLUDED.due_at, urgent = EXCLUDED.urgent, status = 'pending',
+                updated_at = EXCLUDED.updated_at, last_event_id = EXCLUDED.last_event_id
+            WHERE reminders.user_id = EXCLUDED.user_id
+              AND (reminders.due_at, reminders.title, reminders.body, reminders.urgent, reminders.status)
+                  IS DISTINCT FROM (EXCLUDED.due_at, EXCLUDED.title, EXCLUDED.body, EXCLUDED.urgent, 'pending')
+            """, logger: logger)
+    }
+
+    private func cancel(_ id: UUID, at: Date, eventId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            UPDATE reminders SET status = 'cancelled', updated_at = \(at), last_event_id = \(eventId)
+            WHERE reminder_id = \(id) AND status = 'pending'
+            """, logger: logger)
+    }
+
+    static func clock(_ date: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    static func hours(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) h" : "\(value) h"
+    }
+}
