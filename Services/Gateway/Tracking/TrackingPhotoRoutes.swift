@@ -99,7 +99,7 @@ struct TrackingPhotoRoutes: Sendable {
         var photos = try await readModel.logs(child: child.childId, kinds: [.photo], from: Date(timeIntervalSince1970: 0), to: .distantFuture)
         if let text = request.uri.queryParameters.get("food_log_id") {
             guard let food = UUID(uuidString: text) else { throw APIError.invalid("food_log_id", "food_log_id must be a UUID") }
-            photos = photos.filter { $0.detail["food_log_id"] == .string(food.uuidString.lowercased()) }
+            photos = photos.filter { $0.detail["food_log_id"]?.string.flatMap(UUID.init(uuidString:)) == food }
         }
         return TrackingJSON(value: .object(["photos": .array(photos.reversed().map { photo in
             var json = photo.json

@@ -48,6 +48,10 @@ struct StoredLog: Sendable {
     var json: JSONValue {
         var fields: [String: JSONValue] = [:]
         if case .object(let detailFields) = detail { fields = detailFields }
+        // Ids inside a detail are encoded as Swift writes UUIDs (upper case); the API writes ids lower case.
+        for key in ["photo_id", "food_log_id"] {
+            if case .string(let id)? = fields[key] { fields[key] = .string(id.lowercased()) }
+        }
         fields["log_id"] = .string(logId.uuidString.lowercased())
         fields["child_id"] = .string(childId.uuidString.lowercased())
         fields["kind"] = .string(kind.rawValue)

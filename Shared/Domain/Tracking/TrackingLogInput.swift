@@ -66,6 +66,7 @@ public struct TrackingLogInput: Sendable {
         case "bottle":
             let ml = try reader.quantity(
                 canonical: "amount_ml", value: "amount", unit: "unit", units: ["ml": 1, "oz": 29.5735, "floz": 29.5735], required: true)!
+            guard (ml * 10).rounded() > 0 else { throw FieldViolation(field: "amount", message: "amount must be at least 0.1 ml") }
             guard ml <= maxBottleMl else {
                 throw FieldViolation(field: "amount", message: "a bottle of \(Int(ml)) ml is more than any baby drinks at once (at most \(Int(maxBottleMl)) ml)")
             }
@@ -77,8 +78,8 @@ public struct TrackingLogInput: Sendable {
             var minutes = try reader.number("duration_minutes")
             if let end {
                 guard end > at else { throw FieldViolation(field: "ended_at", message: "ended_at must be after at") }
-                let span = end.timeIntervalSince(at) / 60
-                if minutes == nil { minutes = span }
+                // The times say how long it lasted; a duration sent beside them is not trusted over them.
+                minutes = end.timeIntervalSince(at) / 60
             }
             if let value = minutes {
                 guard value > 0 else { throw FieldViolation(field: "duration_minutes", message: "duration_minutes must be more than 0") }
@@ -163,7 +164,7 @@ public struct TrackingLogInput: Sendable {
         var unmarked = try reader.time("unmarked_at", context: context)
         if let tried = try reader.bool("tried") { unmarked = tried ? nil : (unmarked ?? context.now) }
         return FoodDetail(
-            food: food, allergens: try reader.texts("allergens").map { $0.lowercased() }, reaction: reaction, symptoms: symptoms,
+            food: food, allergens: Array(NSOrderedSet(array: try reader.texts("allergens").map { $0.lowercased() })).compactMap { $0 as? String }, reaction: reaction, symptoms: symptoms,
             liked: try reader.bool("liked"), colour: try reader.choice("colour", of: foodColours, required: false), unmarkedAt: unmarked,
             notes: try reader.text("notes"))
     }
@@ -237,7 +238,7 @@ struct FieldReader {
     /// An RFC 3339 date-time, not in the future beyond the clock-skew tolerance.
     func time(_ name: String, context: TrackingLogInput.Context) throws(FieldViolation) -> Date? {
         guard let text = try text(name) else { return nil }
-        guard let date = RFC3339.date(from: text) else {
+        guard let date = Timestamp.parse(text) else {
             throw FieldViolation(field: name, message: "\(name) must be an RFC 3339 date-time with a zone (2026-03-01T14:05:00Z)")
         }
         guard date <= context.now.addingTimeInterval(TrackingLogInput.futureTolerance) else {
@@ -270,17 +271,5 @@ struct FieldReader {
         }
         guard amount > 0 else { throw FieldViolation(field: field, message: "\(field) must be more than 0") }
         return amount
-    }
-}
-
-/// RFC 3339 date-times with or without fractional seconds.
-enum RFC3339 {
-    static func date(from text: String) -> Date? {
-        let plain = ISO8601DateFormatter()
-        plain.formatOptions = [.withInternetDateTime]
-        if let date = plain.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)
     }
 }
