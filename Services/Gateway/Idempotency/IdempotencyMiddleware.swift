@@ -25,10 +25,15 @@ struct IdempotencyMiddleware: RouterMiddleware {
     /// Answers that carry a secret (a refreshed token, a calendar feed's URL) are never kept, and
     /// those requests are not made idempotent: a retry simply asks for a new secret.
     static let secretAnswers: [String] = ["/v1/auth/", "/v1/calendar/feeds"]
+    /// Uploads (a photo: up to 10 MB of image) are not held in memory to be fingerprinted; they
+    /// are made idempotent by their own `client_id`.
+    static func isUpload(_ request: Request) -> Bool {
+        request.headers[.contentType].map { $0.lowercased().hasPrefix("image/") } ?? false
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post, let key = request.headers[.idempotencyKey],
-              !Self.secretAnswers.contains(where: { request.uri.path.hasPrefix($0) })
+              !Self.secretAnswers.contains(where: { request.uri.path.hasPrefix($0) }), !Self.isUpload(request)
         else { return try await next(request, context) }
         guard (1...Self.maxKeyLength).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw APIError.invalid("Idempotency-Key", "must be 1 to \(Self.maxKeyLength) visible ASCII characters (a UUID is a good key)")
