@@ -6,7 +6,7 @@ SHELL := /bin/bash
 LOCAL := deploy/local
 
 .PHONY: help setup build release run stop test check-compose pg-start pg-stop pg-status \
-        bench bench-embed eval clean clean-data
+        bench bench-embed eval charts clean clean-data
 
 help: ## list the targets
 	@echo "Hearth — make targets:"
@@ -55,6 +55,9 @@ bench-embed: ## run the embedding benchmark (Tests/Bench/embed.sh)
 
 eval: ## run the evaluation (deploy/eval/run.sh)
 	@deploy/eval/run.sh
+
+charts: ## render the tracking charts to deploy/charts/*.png with headless Chromium (installs it)
+	@deploy/charts/render.sh
 
 clean: ## remove .build, .build-static and .run/logs (keeps databases and the venv)
 	rm -rf .build .build-static .run/logs

@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 extension BackboneSuite {
     /// Baby tracking over HTTP through Kafka: every kind of log created (and a retry answered as
@@ -269,5 +272,89 @@ extension BackboneSuite {
                 #expect(replay.output.contains("identical"), "\(replay.output)")
             }
         }
+    }
+}
+
+extension BackboneSuite.Tracking {
+    /// A day of logs adds up: statistics, the next-feed prediction, the SVG charts (which parse
+    /// as XML) and the export in both formats.
+    @Test func statisticsPredictionChartsAndExportAddUpTheLogs() async throws {
+        try await ServiceProcess.with("gateway") { gateway in
+            let family = try await TrackingFamily.make(gateway)
+            let now = Date()
+            // Four bottles three hours apart, the last an hour ago.
+            for hours in [10.0, 7.0, 4.0, 1.0] {
+                _ = try await family.log("feeds", ["method": "bottle", "amount": 120, "unit": "ml", "at": TrackingTime.iso(now.addingTimeInterval(-hours * 3600))])
+            }
+            _ = try await family.log("sleeps", ["at": TrackingTime.iso(now.addingTimeInterval(-6 * 3600)), "ended_at": TrackingTime.iso(now.addingTimeInterval(-4.5 * 3600)), "period": "nap"])
+            _ = try await family.log("diapers", ["contents": "both", "at": TrackingTime.ago(1800)])
+            _ = try await family.log("diapers", ["contents": "wet", "at": TrackingTime.ago(900)])
+            _ = try await family.log("foods", ["food": "Avocado", "colour": "green", "at": TrackingTime.ago(7200)])
+            _ = try await family.log("growth", ["weight": 7.4, "weight_unit": "kg", "length": 67, "length_unit": "cm", "head": 43, "head_unit": "cm"])
+
+            let stats = try await family.send("GET", "stats", query: ["days": "7"])
+            #expect(stats.status == 200, "\(stats.text)")
+            #expect(stats.json["feeds_per_day"] as? Double == 0.6)
+            #expect(stats.json["bottle_ml_per_day"] as? Double == 68.6)
+            #expect(stats.json["average_feed_interval_minutes"] as? Double == 180)
+            #expect(stats.json["longest_sleep_minutes"] as? Double == 90)
+            #expect(stats.json["wet_diapers_per_day"] as? Double == 0.3)
+            #expect(stats.json["dirty_diapers_per_day"] as? Double == 0.1)
+            #expect(stats.json["new_foods"] as? [String] == ["Avocado"])
+            #expect(stats.json["colours_this_week"] as? [String] == ["green"])
+            #expect(try await family.send("GET", "stats", query: ["days": "14"]).errorField == "days")
+
+            let next = try await family.send("GET", "next-feed")
+            let prediction = try #require(next.json["prediction"] as? [String: Any], "\(next.text)")
+            #expect(prediction["median_interval_minutes"] as? Double == 180)
+            #expect(abs((TrackingTime.date(prediction["predicted_at"])?.timeIntervalSince(now.addingTimeInterval(2 * 3600))) ?? 99) < 1)
+            #expect(prediction["overdue"] as? Bool == false)
+            #expect((next.json["explanation"] as? String)?.contains("median") == true)
+
+            for (chart, query) in [("growth.svg", ["measure": "weight"]), ("growth.svg", ["measure": "head"]), ("sleep.svg", [:]), ("feeds.svg", ["days": "30"])] {
+                let reply = try await family.send("GET", "charts/\(chart)", query: query)
+                #expect(reply.status == 200, "\(chart): \(reply.text)")
+                #expect(reply.header("Content-Type")?.hasPrefix("image/svg+xml") == true)
+                let root = try SVGRoot.parse(reply.body)
+                #expect(root == "svg", "\(chart) is not an SVG document")
+                if let directory = ProcessInfo.processInfo.environment["HEARTH_CHART_SAMPLES"] {
+                    let name = chart.replacingOccurrences(of: ".svg", with: "") + (query["measure"].map { "-\($0)" } ?? "") + ".svg"
+                    try reply.body.write(to: URL(fileURLWithPath: directory).appendingPathComponent(name))
+                }
+            }
+            let growth = try await family.send("GET", "charts/growth.svg")
+            #expect(growth.text.contains("P97") && growth.text.contains("P3"))
+            #expect(try await family.send("GET", "charts/pie.svg").status == 404)
+            #expect(try await family.send("GET", "charts/growth.svg", query: ["measure": "shoe"]).errorField == "measure")
+            let noSex = try await TrackingFamily.make(gateway, name: "Kit", sex: nil)
+            #expect(try await noSex.send("GET", "charts/growth.svg").status == 409)
+
+            let csv = try await family.send("GET", "export", query: ["format": "csv"])
+            #expect(csv.header("Content-Type")?.hasPrefix("text/csv") == true)
+            let lines = csv.text.split(separator: "\r\n")
+            #expect(lines.count == 1 + 9, "\(csv.text)")
+            #expect(lines.first?.hasPrefix("log_id,kind,at,logged_by") == true)
+            let json = try await family.send("GET", "export", query: ["format": "json"])
+            #expect((json.json["logs"] as? [[String: Any]])?.count == 9)
+            #expect(try await family.send("GET", "export", query: ["format": "xls"]).errorField == "format")
+        }
+    }
+}
+
+/// The name of a document's root element, read with Foundation's XML parser (so a chart that is
+/// not well-formed XML fails).
+final class SVGRoot: NSObject, XMLParserDelegate {
+    private var root: String?
+
+    static func parse(_ data: Data) throws -> String? {
+        let delegate = SVGRoot()
+        let parser = XMLParser(data: data)
+        parser.delegate = delegate
+        guard parser.parse() else { throw parser.parserError ?? CocoaError(.coderReadCorrupt) }
+        return delegate.root
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        if root == nil { root = name }
     }
 }
