@@ -60,6 +60,21 @@ struct ExportSection: Sendable {
                    OR household_id IN (SELECT household_id FROM user_households WHERE user_id = \($0)))) e
             """
         },
+        ExportSection(file: "tracking.json", description: "Baby tracking of your household's children (every log, with who logged it; photos by id and SHA-256, their images at GET /v1/children/{id}/photos/{log_id}/image), and your own tracking reminders.") {
+            """
+            SELECT json_build_object(
+                'children', (SELECT coalesce(json_agg(c ORDER BY c.child_id), '[]') FROM (
+                    SELECT m.member_id AS child_id, m.name, m.birthdate, p.sex,
+                           (SELECT coalesce(json_agg(l ORDER BY l.at, l.log_id), '[]') FROM (
+                                SELECT log_id, kind, at, detail, logged_by, logged_at, updated_at, version
+                                FROM tracking_logs WHERE child_id = m.member_id AND NOT deleted) l) AS logs
+                    FROM household_members m LEFT JOIN child_profiles p ON p.child_id = m.member_id
+                    WHERE m.role = 'child' AND m.household_id IN (SELECT household_id FROM user_households WHERE user_id = \($0))) c),
+                'reminders', (SELECT row_to_json(r) FROM (
+                    SELECT feed_reminders, feed_lead_minutes, medication_reminders, medication_breaks_quiet_hours
+                    FROM caregiver_reminders WHERE user_id = \($0)) r))::text
+            """
+        },
         ExportSection(file: "reminders.json", description: "Your reminders.") {
             """
             SELECT coalesce(json_agg(r ORDER BY r.due_at, r.reminder_id), '[]')::text FROM (
@@ -105,6 +120,26 @@ struct ExportSection: Sendable {
             SELECT coalesce(json_agg(e ORDER BY e.starts_at, e.entry_id), '[]')::text FROM (
                 SELECT entry_id, source, title, starts_at, ends_at, all_day, time_zone, kind, assignee, location, rrule
                 FROM calendar_entries WHERE NOT deleted AND household_id = \($0)) e
+            """
+        },
+        ExportSection(file: "tracking.json", description: "Baby tracking: each child's logs, allergen exposures and reactions, check-ins, and the household's tracking settings (photos by id and SHA-256).") {
+            """
+            SELECT json_build_object(
+                'children', (SELECT coalesce(json_agg(c ORDER BY c.child_id), '[]') FROM (
+                    SELECT m.member_id AS child_id, m.name, m.birthdate, p.sex,
+                           (SELECT coalesce(json_agg(l ORDER BY l.at, l.log_id), '[]') FROM (
+                                SELECT log_id, kind, at, detail, logged_by, logged_at, updated_at, version
+                                FROM tracking_logs WHERE child_id = m.member_id AND NOT deleted) l) AS logs,
+                           (SELECT coalesce(json_agg(a ORDER BY a.allergen), '[]') FROM (
+                                SELECT allergen, first_exposed_at, exposures, reacted_at, reaction_severity, reaction_source
+                                FROM child_allergens WHERE child_id = m.member_id) a) AS allergens,
+                           (SELECT coalesce(json_agg(k ORDER BY k.logged_at, k.check_in_id), '[]') FROM (
+                                SELECT check_in_id, food_log_id, allergens, logged_at, outcome, severity, symptoms, answered_by, answered_at
+                                FROM allergen_check_ins WHERE child_id = m.member_id) k) AS check_ins
+                    FROM household_members m LEFT JOIN child_profiles p ON p.child_id = m.member_id
+                    WHERE m.role = 'child' AND m.household_id = \($0)) c),
+                'settings', (SELECT row_to_json(t) FROM (
+                    SELECT allergen_check_ins, check_in_delay_minutes FROM tracking_settings WHERE household_id = \($0)) t))::text
             """
         },
         ExportSection(file: "profile_facts.json", description: "What the household's chats taught the assistant (allergies, likes, routines), and their status.") {

@@ -17,7 +17,7 @@ extension BackboneSuite {
             let tag = UUID().uuidString.prefix(8).lowercased()
             let adaStrings = ["Ada Lovelace \(tag)", "Ada's secret plan \(tag)", "Ada reminder \(tag)"]
             let benStrings = ["Ben's reply \(tag)", "The Sharers \(tag)"]
-            let cleoStrings = ["Solo \(tag)"]
+            let cleoStrings = ["Solo \(tag)", "Solo kid \(tag)", "Solo feed \(tag)"]
             try await ServiceProcess.with("gateway", environment: Self.erasingAtOnce) { gateway in
                 try await ServiceProcess.with(["notifier"]) {
                     let base = gateway.baseURL
@@ -39,7 +39,16 @@ extension BackboneSuite {
                     let due = ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400))
                     let reminder = try await HTTPTestClient.postJSON(url("v1/reminders"), ["title": "Ada reminder \(tag)", "at": due], headers: ada.headers)
                     #expect(reminder.status == 202, "\(String(decoding: reminder.body, as: UTF8.self))")
-                    let (cleo, _) = try await GatewayUser.withHousehold(gateway, name: "Solo \(tag)")
+                    let (cleo, cleoHousehold) = try await GatewayUser.withHousehold(gateway, name: "Solo \(tag)")
+                    // Cleo tracks her child: the logs (and the notifier's copy of the child's name) go with her household.
+                    let kid = try await HTTPTestClient.postJSON(
+                        url("v1/households/\(cleoHousehold)/members"), ["name": "Solo kid \(tag)", "role": "child"], headers: cleo.headers)
+                    let kidId = try #require(kid.json["member_id"] as? String)
+                    let kidPosition = try #require(kid.json["position"] as? String)
+                    _ = try await HTTPTestClient.send("GET", url("v1/households/\(cleoHousehold)"), headers: cleo.headers(["X-Consistency-Token": kidPosition]))
+                    let feed = try await HTTPTestClient.postJSON(
+                        url("v1/children/\(kidId)/feeds"), ["method": "solids", "foods": ["pear"], "notes": "Solo feed \(tag)"], headers: cleo.headers)
+                    #expect(feed.status == 201, "\(String(decoding: feed.body, as: UTF8.self))")
                     try await ProjectionCatchUp.require(Self.running, timeout: .seconds(60))
                     #expect(try await Self.tablesHolding(adaStrings + benStrings + cleoStrings).count >= 4, "the data is there before the deletion")
                     #expect(try await Self.archiveHolds(adaStrings + benStrings + cleoStrings).isEmpty, "the archive holds personal fields sealed only")

@@ -23,6 +23,15 @@ extension BackboneSuite {
                 for (chat, text, user) in [(sharedId, "Ada says hi \(tag)", ada), (sharedId, "Ben answers \(tag)", ben), (ownId, "Ben's diary \(tag)", ben)] {
                     #expect(try await HTTPTestClient.postJSON(url("v1/chats/\(chat)/messages"), ["text": text, "client_id": UUID().uuidString], headers: user.headers).status == 201)
                 }
+                // A child and a log Ben made for her (tracking writes wait for their projection).
+                let child = try await HTTPTestClient.postJSON(
+                    url("v1/households/\(household)/members"), ["name": "Tilly \(tag)", "role": "child", "birthdate": "2026-06-01"], headers: ada.headers)
+                let childId = try #require(child.json["member_id"] as? String)
+                let childPosition = try #require(child.json["position"] as? String)
+                _ = try await HTTPTestClient.send("GET", url("v1/households/\(household)"), headers: ada.headers(["X-Consistency-Token": childPosition]))
+                let feed = try await HTTPTestClient.postJSON(
+                    url("v1/children/\(childId)/feeds"), ["method": "bottle", "amount": 90, "unit": "ml", "notes": "Bottle note \(tag)"], headers: ben.headers)
+                #expect(feed.status == 201, "\(String(decoding: feed.body, as: UTF8.self))")
                 // Written by the projections before the export reads them.
                 #expect(try await KafkaTestEnvironment.eventually {
                     let messages = try await HTTPTestClient.send("GET", url("v1/chats/\(ownId)/messages"), headers: ben.headers)
@@ -32,7 +41,7 @@ extension BackboneSuite {
                 let files = try await Self.export(url: url, user: ada, body: nil)
                 #expect(Set(files.keys) == [
                     "README.txt", "profile.json", "households.json", "chats.json", "assistant_runs.json", "assistant_actions.json", "calendar.json",
-                    "reminders.json", "consents.json", "feedback.json", "usage.json",
+                    "tracking.json", "reminders.json", "consents.json", "feedback.json", "usage.json",
                 ])
                 for (name, text) in files where name.hasSuffix(".json") {
                     #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) != nil, "\(name) is JSON")
@@ -43,11 +52,13 @@ extension BackboneSuite {
                 let chats = files["chats.json"] ?? ""
                 #expect(chats.contains("Ada says hi \(tag)") && chats.contains("Ben answers \(tag)"), "\(chats)")
                 #expect(!files.values.contains { $0.contains("Ben's diary") || $0.contains("Ben alone") }, "nothing of a chat Ada is not in")
+                #expect(files["tracking.json"]?.contains("Bottle note \(tag)") == true, "\(files["tracking.json"] ?? "")")
 
                 // The household's shared data, for its owner only.
                 let householdFiles = try await Self.export(url: url, user: ada, body: ["scope": "household"])
-                #expect(Set(householdFiles.keys) == ["README.txt", "household.json", "calendar.json", "profile_facts.json"])
+                #expect(Set(householdFiles.keys) == ["README.txt", "household.json", "calendar.json", "tracking.json", "profile_facts.json"])
                 #expect(householdFiles["household.json"]?.contains("Exporters \(tag)") == true)
+                #expect(householdFiles["tracking.json"]?.contains("Bottle note \(tag)") == true)
                 let refused = try await HTTPTestClient.postJSON(url("v1/me/export"), ["scope": "household"], headers: ben.headers)
                 #expect(refused.status == 403)
                 let bad = try await HTTPTestClient.postJSON(url("v1/me/export"), ["scope": "everything"], headers: ben.headers)
