@@ -76,10 +76,11 @@ struct DeliveryChannels: Sendable {
             return .delivered
         case .device(let device):
             guard let apns, let apnsTopic else { return .failed("apns is not configured") }
+            var custom = ["reminder_id": reminder.reminderId.uuidString.lowercased(), "notification_id": notificationId.uuidString.lowercased()]
+            if let member = reminder.memberId { custom["member_id"] = member.uuidString.lowercased() }
             let payload = APNsPayload(
                 title: reminder.title, body: reminder.body, badge: badge > 0 ? badge : nil, sound: "default",
-                threadId: reminder.householdId?.uuidString.lowercased() ?? "reminders",
-                custom: ["reminder_id": reminder.reminderId.uuidString.lowercased(), "notification_id": notificationId.uuidString.lowercased()])
+                threadId: reminder.householdId?.uuidString.lowercased() ?? "reminders", category: Self.category(of: reminder), custom: custom)
             let body: Data
             do {
                 body = try payload.encoded()
@@ -112,6 +113,12 @@ struct DeliveryChannels: Sendable {
             case .refused(let reason): return .failed(reason)
             }
         }
+    }
+
+    /// The app's category for a reminder: the allergen check-in offers "All fine" and "Report a
+    /// reaction" (answered at `POST /v1/children/{member_id}/check-ins/{reminder_id}`).
+    static func category(of reminder: ReminderRecord) -> String? {
+        reminder.source == "allergen_check_in" ? "HEARTH_ALLERGEN_CHECK_IN" : nil
     }
 }
 

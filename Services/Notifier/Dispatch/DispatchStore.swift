@@ -28,6 +28,8 @@ struct ReminderRecord: Sendable {
     var channels: [String]?
     var status: String
     var source: String
+    /// The household member it is about (a tracked child), when there is one.
+    var memberId: UUID? = nil
 }
 
 /// Where and when one user's notifications may go.
@@ -166,15 +168,15 @@ struct DispatchStore: Sendable {
     func reminder(_ id: UUID) async throws -> ReminderRecord? {
         let rows = try await client.query(
             """
-            SELECT reminder_id, user_id, household_id, title, body, due_at, urgent, channels, status, source
+            SELECT reminder_id, user_id, household_id, title, body, due_at, urgent, channels, status, source, member_id
             FROM reminders WHERE reminder_id = \(id)
             """, logger: logger)
-        for try await (reminderId, userId, householdId, title, body, dueAt, urgent, channels, status, source)
-            in rows.decode((UUID, UUID, UUID?, String, String?, Date, Bool, [String]?, String, String).self)
+        for try await (reminderId, userId, householdId, title, body, dueAt, urgent, channels, status, source, memberId)
+            in rows.decode((UUID, UUID, UUID?, String, String?, Date, Bool, [String]?, String, String, UUID?).self)
         {
             return ReminderRecord(
                 reminderId: reminderId, userId: userId, householdId: householdId, title: title, body: body, dueAt: dueAt,
-                urgent: urgent, channels: channels, status: status, source: source)
+                urgent: urgent, channels: channels, status: status, source: source, memberId: memberId)
         }
         return nil
     }

@@ -13,6 +13,7 @@ extension BackboneSuite.Notifier {
         try await ServiceProcess.with("assist-orchestrator") { _ in
             try await NotifierStack.with { stack, _ in
                 let family = try await TrackingFamily.make(stack.gateway)
+                let token = try await stack.registerDevice(family.user)
                 let triedAt = Date().addingTimeInterval(-2 * 3600 + 3)
                 let logged = try await family.send("POST", "foods", ["food": "Peanut butter", "colour": "brown", "at": TrackingTime.iso(triedAt)])
                 #expect(logged.status == 201, "\(logged.text)")
@@ -27,15 +28,24 @@ extension BackboneSuite.Notifier {
                 #expect(planned.title == "How is Maya after Peanut butter?")
                 #expect(planned.userId.uuidString.lowercased() == family.user.userId.lowercased())
 
-                // Delivered once, to the inbox (the caregiver has no device).
+                // Delivered once, to the caregiver's phone (with the check-in's actions) and inbox.
                 let inboxURL = stack.gateway.baseURL.appendingPathComponent("v1/notifications")
                 #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
                     let page = try await HTTPTestClient.send("GET", inboxURL, headers: family.user.headers)
                     return (page.json["notifications"] as? [[String: Any]] ?? []).contains { $0["title"] as? String == "How is Maya after Peanut butter?" }
                 }, "the check-in reached the inbox")
+                #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { !stack.pushes(to: token).isEmpty }, "APNs got the push")
                 try await Task.sleep(for: .seconds(2))
                 let sent = try await NotifierDatabase.log(reminders: [checkInId])
-                #expect(sent.count == 1 && sent.first?.outcome == "sent", "\(sent)")
+                #expect(sent.count == 2 && sent.allSatisfy { $0.outcome == "sent" && $0.attempt == 1 }, "\(sent)")
+                #expect(Set(sent.map(\.channel)) == ["apns", "inbox"])
+                let pushes = stack.pushes(to: token)
+                #expect(pushes.count == 1)
+                let push = try #require(pushes.first)
+                let payload = try #require(try JSONSerialization.jsonObject(with: push.body) as? [String: Any])
+                #expect((payload["aps"] as? [String: Any])?["category"] as? String == "HEARTH_ALLERGEN_CHECK_IN")
+                #expect(payload["reminder_id"] as? String == checkInId.uuidString.lowercased())
+                #expect(payload["member_id"] as? String == family.child)
 
                 // "Report a reaction": once.
                 let answer = try await family.send("POST", "check-ins/\(checkInId.uuidString.lowercased())", [

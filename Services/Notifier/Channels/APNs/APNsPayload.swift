@@ -11,15 +11,22 @@ public struct APNsPayload: Sendable, Equatable {
     public var badge: Int?
     public var sound: String?
     public var threadId: String?
+    /// The app's notification category: which actions the notification offers (an allergen
+    /// check-in's "All fine" / "Report a reaction").
+    public var category: String?
     /// Extra top-level string keys for the app (`reminder_id`, `notification_id`).
     public var custom: [String: String]
 
-    public init(title: String, body: String?, badge: Int? = nil, sound: String? = "default", threadId: String? = nil, custom: [String: String] = [:]) {
+    public init(
+        title: String, body: String?, badge: Int? = nil, sound: String? = "default", threadId: String? = nil, category: String? = nil,
+        custom: [String: String] = [:]
+    ) {
         self.title = title
         self.body = body
         self.badge = badge
         self.sound = sound
         self.threadId = threadId
+        self.category = category
         self.custom = custom
     }
 
@@ -33,10 +40,12 @@ public struct APNsPayload: Sendable, Equatable {
             var badge: Int?
             var sound: String?
             var threadId: String?
+            var category: String?
 
             enum CodingKeys: String, CodingKey {
                 case alert, badge, sound
                 case threadId = "thread-id"
+                case category
             }
         }
         var aps: Aps
@@ -59,7 +68,7 @@ public struct APNsPayload: Sendable, Equatable {
     }
 
     private func document(title: String, body: String?) -> Document {
-        Document(aps: .init(alert: .init(title: title, body: body), badge: badge, sound: sound, threadId: threadId), custom: custom)
+        Document(aps: .init(alert: .init(title: title, body: body), badge: badge, sound: sound, threadId: threadId, category: category), custom: custom)
     }
 
     private static func encode(_ document: Document) throws -> Data {
