@@ -71,7 +71,7 @@ let package = Package(
             exclude: ["validate.py", "eval/README.md", "who_growth_lms.md"],
             resources: [
                 .copy("recipes.json"), .copy("allergen_synonyms.json"), .copy("routines.json"), .copy("chores.json"),
-                .copy("knowledge"), .copy("eval/queries.json"), .copy("eval/extraction.json"), .copy("who_growth_lms.json"),
+                .copy("knowledge"), .copy("eval/queries.json"), .copy("eval/extraction.json"), .copy("who_growth_lms.json"), .copy("first_foods.json"),
             ],
             swiftSettings: swiftSettings
         ),

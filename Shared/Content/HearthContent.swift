@@ -11,6 +11,7 @@ public enum HearthContent {
         case searchQueries = "queries.json"
         case extractionMessages = "extraction.json"
         case whoGrowthLMS = "who_growth_lms.json"
+        case firstFoods = "first_foods.json"
     }
 
     public static func url(of file: File) -> URL {

@@ -550,6 +550,104 @@ def check_extraction():
           f"first-person {first}, multi-fact {multi}; facts by kind {dict(sorted(kinds.items()))}")
 
 
+# ---------------------------------------------------------------- first foods
+FOOD_CATEGORIES = {"fruit", "vegetable", "grain", "meat", "dairy", "legume", "nuts_seeds", "fish", "egg",
+                   "herb_spice", "other"}
+# The "eat the rainbow" colours the tracking API accepts (TrackingLogInput.foodColours).
+FOOD_COLOURS = {"red", "orange", "yellow", "green", "blue", "purple", "white", "brown"}
+CHOKING_RISKS = {"low", "medium", "high"}
+FOOD_KEYS = {"id", "name", "category", "colour", "allergens", "from_months", "choking_risk", "serving_tip"}
+# Nut and seed butters the vocabulary's milk exceptions do not list yet ("butter" is a milk term).
+FOOD_TERM_EXCEPTIONS = {"milk": ["hazelnut butter", "seed butter"]}
+
+
+def check_first_foods(syn):
+    data = load("first_foods.json")
+    where = "first_foods.json"
+    implies = syn.get("implies", {})
+    if set(data) != {"source", "foods"} or not str(data.get("source", "")).strip():
+        err(where, "top level must be {source, foods} with a non-empty source")
+    foods = data.get("foods", [])
+    ids, names = set(), {}
+    for idx, f in enumerate(foods):
+        fid = f.get("id", f"#{idx}")
+        w = f"{where} {fid}"
+        if set(f) != FOOD_KEYS:
+            err(w, f"keys {sorted(f)}")
+        if not re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", str(fid)):
+            err(w, "id must be lower-case and hyphenated")
+        if fid in ids:
+            err(w, "duplicate id")
+        ids.add(fid)
+        name = f.get("name", "")
+        key = " ".join(str(name).lower().split())
+        if not key or name != name.strip():
+            err(w, "name must be non-empty without surrounding spaces")
+        if key in names:
+            err(w, f"name repeats {names[key]} (case-insensitively)")
+        names.setdefault(key, fid)
+        if f.get("category") not in FOOD_CATEGORIES:
+            err(w, f"bad category {f.get('category')}")
+        if f.get("colour") not in FOOD_COLOURS:
+            err(w, f"bad colour {f.get('colour')}")
+        al = f.get("allergens", [])
+        if not isinstance(al, list) or any(a not in CANON for a in al) or len(al) != len(set(al)):
+            err(w, f"allergens must be distinct canonical names: {al}")
+        for a in al if isinstance(al, list) else []:
+            for implied in implies.get(a, []):
+                if implied not in al:
+                    err(w, f"{a} without {implied}")
+        m = f.get("from_months")
+        if not isinstance(m, int) or isinstance(m, bool) or not 6 <= m <= 60:
+            err(w, f"from_months must be a whole number 6-60: {m}")
+        if f.get("choking_risk") not in CHOKING_RISKS:
+            err(w, f"bad choking_risk {f.get('choking_risk')}")
+        tip = f.get("serving_tip", "")
+        if not isinstance(tip, str) or len(re.findall(r"[.!?](\s|$)", tip)) != 1 or not tip.endswith("."):
+            err(w, "serving_tip must be one sentence")
+        # Same keyword rule as recipe ingredients (one direction: the name suggests it, so it must be
+        # listed); exceptions also match in the singular ("corn tortilla").
+        low = str(name).lower()
+        for a, tl in syn["ingredient_terms"].items():
+            exceptions = syn.get("term_exceptions", {}).get(a, []) + FOOD_TERM_EXCEPTIONS.get(a, [])
+            if any(has_term(low, e) or has_term(low, stem(e)) for e in exceptions):
+                continue
+            if any(has_term(low, t) for t in tl) and a not in al:
+                err(w, f"name suggests {a} but it is not listed")
+    got = [f.get("id") for f in foods]
+    if got != sorted(got, key=str):
+        err(where, "foods must be sorted by id")
+    by_id = {f.get("id"): f for f in foods}
+    # Safety rules a reviewer would otherwise have to remember.
+    for fid, months in {"honey": 12, "whole-milk": 12, "popcorn": 48}.items():
+        if fid not in by_id or by_id[fid].get("from_months") != months:
+            err(where, f"expected {fid} with from_months {months}")
+    if "grapes" not in by_id or by_id["grapes"].get("choking_risk") != "high" \
+            or "quarter" not in by_id["grapes"].get("serving_tip", "").lower():
+        err(where, "grapes must be high choking risk with a tip to quarter them")
+    for f in foods:
+        words = set(re.findall(r"[a-z]+", f.get("name", "").lower()))
+        if words & {"nut", "nuts", "peanut", "peanuts", "almond", "almonds", "cashew", "cashews", "walnut",
+                    "walnuts", "hazelnut", "hazelnuts"} and not words & {"butter", "powder", "puffs", "ground"}:
+            err(f"{where} {f.get('id')}", "whole nuts are not a baby food: list a butter, powder or ground form")
+    for fid, want in {"peanut-butter": ["peanut"], "hummus": ["sesame"], "scrambled-egg": ["egg"],
+                      "greek-yogurt": ["milk"], "salmon": ["fish"], "prawns": ["shellfish"], "tofu": ["soy"],
+                      "almond-butter": ["tree_nut"], "bread": ["wheat", "gluten"]}.items():
+        if fid not in by_id or sorted(by_id[fid].get("allergens", [])) != sorted(want):
+            err(where, f"expected {fid} with allergens {want}")
+    if len(foods) < 120:
+        err(where, f"need >=120 foods, have {len(foods)}")
+    cats = collections.Counter(f.get("category") for f in foods)
+    cols = collections.Counter(f.get("colour") for f in foods)
+    for c in FOOD_COLOURS:
+        if cols[c] == 0:
+            err(where, f"no food is {c}")
+    print(f"first_foods.json: {len(foods)} foods, {sum(1 for f in foods if f.get('allergens'))} with allergens, "
+          f"{sum(1 for f in foods if f.get('choking_risk') == 'high')} high choking risk")
+    print("  categories:", dict(sorted(cats.items())))
+    print("  colours:   ", dict(sorted(cols.items())))
+
+
 def main():
     syn = check_synonyms()
     recipes = check_recipes(syn)
@@ -558,6 +656,7 @@ def main():
     docs = check_knowledge()
     check_queries(docs, recipes)
     check_extraction()
+    check_first_foods(syn)
     if ERRORS:
         print(f"\n{len(ERRORS)} problem(s):")
         for e in ERRORS:

@@ -72,7 +72,8 @@ struct InviteRoutes: Sendable {
         guard let code = context.parameters.get("code").flatMap(InviteCode.normalized),
               let invite = try await invites.find(code)
         else { throw APIError.notFound("invite") }
-        if try await membership.household(of: user) == invite.householdId {
+        let previous = try await membership.household(of: user)
+        if previous == invite.householdId {
             return AcceptedInvite(householdId: invite.householdId, userId: user, position: nil)
         }
         guard invite.expiresAt > Date() else {
@@ -85,6 +86,15 @@ struct InviteRoutes: Sendable {
             HouseholdInviteAccepted(householdId: invite.householdId, code: code, userId: user), correlationId: context.correlationId)
         let joined = try await publisher.publish(
             UserJoinedHousehold(userId: user, householdId: invite.householdId, via: "invite", inviteCode: code), correlationId: context.correlationId)
+        if let previous {
+            // The household left sends its tracking reminders (next feeds, doses) to this user no
+            // more: said on its own key, in order with its logs, so the notifier's plans replay alike.
+            try await publisher.publish(
+                CaregiverRemindersSet(
+                    userId: user, householdId: previous, feedReminders: false, feedLeadMinutes: 30, medicationReminders: false,
+                    medicationBreaksQuietHours: false, timeZone: nil),
+                correlationId: context.correlationId)
+        }
         try await consistency.awaitApplied(joined, projections: [GatewayProjection.users])
         context.logger.info("invite accepted", metadata: ["household_id": "\(invite.householdId)"])
         return AcceptedInvite(householdId: invite.householdId, userId: user, position: joined.description)

@@ -10,19 +10,30 @@ struct AddMemberRequest: Decodable {
     var name: String
     var role: String
     var birthdate: String?
+    /// A child's sex (`female` or `male`), for growth percentiles; tracking keeps it.
+    var sex: String?
 
     struct Validated {
         var name: String
         var role: MemberRole
         var birthdate: CalendarDay?
+        var sex: GrowthSex?
     }
 
     func validated(today: CalendarDay) throws -> Validated {
         do {
+            let role = try HouseholdMemberRules.role(role)
+            var growthSex: GrowthSex?
+            if let sex {
+                guard role == .child else { throw FieldViolation(field: "sex", message: "sex is recorded for children only") }
+                guard let parsed = GrowthSex(rawValue: sex.lowercased()) else { throw FieldViolation(field: "sex", message: "sex must be female or male") }
+                growthSex = parsed
+            }
             return Validated(
                 name: try HouseholdMemberRules.normalizedName(name),
-                role: try HouseholdMemberRules.role(role),
-                birthdate: try birthdate.map { try HouseholdMemberRules.birthdate($0, today: today) })
+                role: role,
+                birthdate: try birthdate.map { try HouseholdMemberRules.birthdate($0, today: today) },
+                sex: growthSex)
         } catch let violation as FieldViolation {
             throw APIError.invalid(violation.field, violation.message)
         }
@@ -69,6 +80,12 @@ struct MemberRoutes: Sendable {
             householdId: householdId, memberId: EventIdentity.newId("member"), name: body.name, role: body.role.rawValue,
             birthdate: body.birthdate?.isoDate, addedBy: user)
         let position = try await publisher.publish(event, correlationId: context.correlationId)
+        if let sex = body.sex {
+            // On the tracking topic, keyed by the household, where tracking reads it (as
+            // `PUT /v1/children/{id}/profile` publishes it). The answer's position is the member's.
+            _ = try await publisher.publish(
+                ChildProfileSet(childId: event.memberId, householdId: householdId, sex: sex.rawValue, setBy: user), correlationId: context.correlationId)
+        }
         let member = MemberView(
             memberId: event.memberId, householdId: householdId, name: event.name, role: event.role, birthdate: event.birthdate, today: today)
         return AddedMember(member: member, position: position.description)

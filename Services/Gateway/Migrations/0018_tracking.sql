@@ -3,7 +3,7 @@
 
 -- Every log of every kind, deleted ones kept as tombstones so a syncing client learns of them.
 -- change_offset is the offset of the last event that changed the row: a child's events are all
--- on one partition (keyed by the child), so it orders the child's changes and replays to the
+-- on one partition (keyed by the child's household), so it orders the child's changes and replays to the
 -- same value (the sync cursor).
 CREATE TABLE tracking_logs (
     log_id uuid PRIMARY KEY,

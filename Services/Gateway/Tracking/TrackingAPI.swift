@@ -11,21 +11,24 @@ struct TrackingAPI: Sendable {
     let photos: TrackingPhotoRoutes
     let insights: TrackingInsightRoutes
     let settings: TrackingSettingsRoutes
+    let foods: FoodCatalogueRoutes
 
     static func make(host: ServiceHost, membership: MembershipReadModel, users: UserReadModel, consistency: ReadConsistency) throws -> TrackingAPI {
         let readModel = TrackingReadModel(client: host.postgres, logger: host.logger)
         let access = ChildAccess(membership: membership, readModel: readModel, users: users)
         let growth = try GrowthStandards.load()
+        let catalogue = try FoodCatalogue.bundled()
         return TrackingAPI(
             logs: TrackingLogRoutes(
                 publisher: host.publisher, readModel: readModel, access: access, consistency: consistency,
-                enrichment: TrackingLogEnrichment(readModel: readModel, matcher: try AllergenMatcher.bundled(), growth: growth)),
+                enrichment: TrackingLogEnrichment(readModel: readModel, matcher: try AllergenMatcher.bundled(), growth: growth, catalogue: catalogue)),
             photos: TrackingPhotoRoutes(
                 publisher: host.publisher, readModel: readModel, access: access, consistency: consistency, client: host.postgres,
                 thumbnailer: PhotoThumbnailer(), logger: host.logger),
             insights: TrackingInsightRoutes(readModel: readModel, access: access, growth: growth),
             settings: TrackingSettingsRoutes(
-                publisher: host.publisher, readModel: readModel, access: access, membership: membership, consistency: consistency))
+                publisher: host.publisher, readModel: readModel, access: access, membership: membership, consistency: consistency),
+            foods: FoodCatalogueRoutes(catalogue: catalogue))
     }
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {
@@ -34,5 +37,6 @@ struct TrackingAPI: Sendable {
         logs.register(on: routes)
         insights.register(on: routes)
         settings.register(on: routes)
+        foods.register(on: routes)
     }
 }

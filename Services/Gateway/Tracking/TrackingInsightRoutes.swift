@@ -217,7 +217,8 @@ struct TrackingInsightRoutes: Sendable {
 
     static func timelineCursor(_ text: String) throws -> (Date, UUID) {
         let parts = text.split(separator: "_")
-        guard parts.count == 2, let ms = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else {
+        // Bounded to years a log can have (1970 to 2200), so the time always fits Postgres.
+        guard parts.count == 2, let ms = Int64(parts[0]), (0...7_258_118_400_000).contains(ms), let id = UUID(uuidString: String(parts[1])) else {
             throw APIError.invalid("cursor", "cursor must be the next_cursor of a previous page")
         }
         return (Date(timeIntervalSince1970: Double(ms) / 1000), id)

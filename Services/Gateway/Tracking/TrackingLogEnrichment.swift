@@ -11,11 +11,10 @@ struct TrackingLogEnrichment: Sendable {
     let readModel: TrackingReadModel
     let matcher: AllergenMatcher
     let growth: GrowthStandards
+    let catalogue: FoodCatalogue
 
     /// Two logs of one kind this close are likely the same thing logged by two caregivers.
     static let duplicateWindow: TimeInterval = 10 * 60
-    /// A food logged this long after it was tried gets no check-in: the moment has passed.
-    static let checkInHorizon: TimeInterval = 24 * 3600
 
     struct Checked: Sendable {
         var detail: any TrackingLogDetail
@@ -42,8 +41,15 @@ struct TrackingLogEnrichment: Sendable {
                     field: "at", current: other, requestId: context.requestId))
             }
         case var food as FoodDetail:
-            food.allergens = resolvedAllergens(food: food.food, declared: food.allergens)
+            // A food the catalogue knows brings its allergens and its colour (unless one was given).
+            let known = catalogue.food(named: food.food)
+            food.allergens = resolvedAllergens(food: food.food, declared: food.allergens + (known?.allergens ?? []))
+            if food.colour == nil { food.colour = known?.colour }
             checked.detail = food
+            if let known, let age = child.ageDays(at: input.at), age < Int(Double(known.fromMonths) * 30.4375) {
+                checked.warnings.append(TrackingWarning(
+                    code: "too_young_for_food", message: "\(known.name) is for children from \(known.fromMonths) months: \(known.servingTip)", field: "food"))
+            }
             let statuses = try await readModel.allergens(of: child.childId)
             for status in statuses where status.reactedAt != nil && food.allergens.contains(status.allergen) {
                 checked.warnings.append(TrackingWarning(
@@ -54,7 +60,7 @@ struct TrackingLogEnrichment: Sendable {
             let watched = AllergenCheckIn.watched(in: food)
             if editing == nil, !watched.isEmpty {
                 let settings = try await readModel.settings(of: child.householdId)
-                if settings.allergenCheckIns, Date().timeIntervalSince(input.at) < Self.checkInHorizon {
+                if settings.allergenCheckIns, Date().timeIntervalSince(input.at) < AllergenCheckIn.horizon {
                     let due = max(input.at.addingTimeInterval(TimeInterval(settings.checkInDelayMinutes * 60)), Date())
                     checked.extra["check_in"] = .object([
                         "check_in_id": .string(AllergenCheckIn.id(forFoodLog: logId).uuidString.lowercased()),
@@ -62,6 +68,17 @@ struct TrackingLogEnrichment: Sendable {
                         "due_at": .string(Timestamp.format(due)),
                     ])
                 }
+            }
+        case let feed as FeedDetail where feed.method == "solids":
+            // Solids name foods too: a food the child reacted to is warned of here as well.
+            let allergens = Set((feed.foods ?? []).flatMap { name in
+                resolvedAllergens(food: name, declared: catalogue.food(named: name)?.allergens ?? [])
+            })
+            for status in try await readModel.allergens(of: child.childId) where status.reactedAt != nil && allergens.contains(status.allergen) {
+                checked.warnings.append(TrackingWarning(
+                    code: "reacted_allergen",
+                    message: "\(child.name) reacted to \(CanonicalAllergen(status.allergen).displayName) on \(Timestamp.format(status.reactedAt!)): watch closely or ask your doctor",
+                    field: "foods"))
             }
         case let growthLog as GrowthDetail:
             checked.extra["percentiles"] = percentiles(growthLog, child: child, at: input.at, warnings: &checked.warnings)

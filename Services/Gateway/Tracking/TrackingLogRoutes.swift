@@ -37,11 +37,11 @@ struct TrackingLogRoutes: Sendable {
         var fields = try await JSONRequestBody.decode([String: JSONValue].self, from: request, context: context)
         let clientId = try Self.clientId(&fields)
         if let clientId, let first = try await readModel.log(clientId: clientId, child: child.childId) {
-            return Self.answer(first, duplicate: true, status: .ok)
+            return try Self.retried(first, kind: kind)
         }
         let zone = try await access.timeZone(of: user)
         let input = try Self.parse(kind, fields, child: child, zone: zone)
-        let logId = EventIdentity.newId("tracking_log")
+        let logId = Self.logId(child: child.childId, clientId: clientId)
         let checked: TrackingLogEnrichment.Checked
         do {
             checked = try await enrichment.check(input, kind: kind, child: child, logId: logId, editing: nil, context: context)
@@ -55,7 +55,7 @@ struct TrackingLogRoutes: Sendable {
         guard let stored = try await readModel.log(logId, child: child.childId) else {
             // Another request with the same client_id got there first: this one is that log.
             if let clientId, let first = try await readModel.log(clientId: clientId, child: child.childId) {
-                return Self.answer(first, duplicate: true, status: .ok)
+                return try Self.retried(first, kind: kind)
             }
             throw APIError(.serviceUnavailable, code: "not_applied", message: "the log was accepted but is not visible yet; retry with the same client_id")
         }
@@ -69,13 +69,13 @@ struct TrackingLogRoutes: Sendable {
         let (user, child) = try await access.child(request, context: context)
         let existing = try await log(kind, request, context: context, child: child)
         var patch = try await JSONRequestBody.decode([String: JSONValue].self, from: request, context: context)
-        guard case .number(let sent)? = patch.removeValue(forKey: "version"), sent == sent.rounded(), sent >= 1 else {
-            throw APIError.invalid("version", "version (the version of the log you edited) is required")
+        guard case .number(let number)? = patch.removeValue(forKey: "version"), let sent = Int(exactly: number), sent >= 1 else {
+            throw APIError.invalid("version", "version (the version of the log you edited, a whole number) is required")
         }
         patch.removeValue(forKey: "client_id")
-        guard Int(sent) == existing.version else {
+        guard sent == existing.version else {
             return TrackingJSON.conflict(
-                code: "stale_version", message: "the log is at version \(existing.version), not \(Int(sent)): merge with the current log and retry",
+                code: "stale_version", message: "the log is at version \(existing.version), not \(sent): merge with the current log and retry",
                 field: "version", current: existing, requestId: context.requestId)
         }
         let zone = try await access.timeZone(of: user)
@@ -156,6 +156,24 @@ struct TrackingLogRoutes: Sendable {
         }
     }
 
+    /// A log with a `client_id` has an id derived from it (and the child), so two attempts racing
+    /// past the duplicate check publish the same log id: every reader keeps one log, not two.
+    static func logId(child: UUID, clientId: String?) -> UUID {
+        guard let clientId else { return EventIdentity.newId("tracking_log") }
+        return NameBasedUUID.make(namespace: clientIdNamespace, name: "\(child.uuidString.lowercased()):\(clientId)")
+    }
+
+    private static let clientIdNamespace = UUID(uuidString: "3c2f9a61-5d0e-4b7a-8f14-9e6d2c0b7a35")!
+
+    /// The answer to a create whose `client_id` the child already has: that log, if it is of the
+    /// same kind (a `client_id` names one log, whatever the kind).
+    static func retried(_ first: StoredLog, kind: TrackingLogKind) throws -> TrackingJSON {
+        guard first.kind == kind else {
+            throw APIError(.conflict, code: "client_id_used", message: "client_id names a \(first.kind.rawValue) log of this child already", field: "client_id")
+        }
+        return answer(first, duplicate: true, status: .ok)
+    }
+
     static func clientId(_ fields: inout [String: JSONValue]) throws -> String? {
         guard let value = fields.removeValue(forKey: "client_id"), value != .null else { return nil }
         guard case .string(let text) = value, !text.isEmpty, text.count <= maxClientIdLength else {
@@ -191,10 +209,15 @@ enum TrackingLogMerge {
         base["at"] = .string(Timestamp.format(at))
         let derivedFrom: [String: [String]] = [
             "amount_ml": ["amount", "unit"], "weight_kg": ["weight", "weight_unit"], "length_cm": ["length", "length_unit"],
-            "head_cm": ["head", "head_unit"], "allergens": ["food"], "duration_minutes": ["at", "ended_at"],
+            "head_cm": ["head", "head_unit"], "allergens": ["food"],
         ]
         for (derived, sources) in derivedFrom where sources.contains(where: { patch[$0] != nil }) && patch[derived] == nil {
             base.removeValue(forKey: derived)
+        }
+        // A nursing duration worked out from its times is worked out again when they change; one
+        // given without an end stays.
+        if base["ended_at"].map({ $0 != .null }) == true, patch["at"] != nil || patch["ended_at"] != nil, patch["duration_minutes"] == nil {
+            base.removeValue(forKey: "duration_minutes")
         }
         if kind == .sleep {
             if base["period_chosen"] != .bool(true) { base.removeValue(forKey: "period") }

@@ -8,7 +8,7 @@ import PostgresNIO
 /// `tracking_logs` and the tracking tables beside it, from the tracking topic.
 ///
 /// Edits and deletes apply only on top of the version they were made from: of two edits of the
-/// same version the first in the child's partition wins, and the gateway answers the other 409
+/// same version the first in the household's partition wins, and the gateway answers the other 409
 /// (it checks which event the row holds once its own is applied). A create whose `client_id` the
 /// child already has is the same log retried and changes nothing.
 ///
@@ -37,9 +37,10 @@ public struct TrackingLogsProjection: Projection {
             case let log as any TrackingLogEvent:
                 try await apply(log, event: event, on: connection, logger: logger)
             case let answer as AllergenCheckInAnswered:
+                guard let outcome = answer.outcome else { continue }
                 try await connection.query(
                     """
-                    UPDATE allergen_check_ins SET outcome = \(answer.outcome), severity = \(answer.severity), symptoms = \(answer.symptoms ?? []),
+                    UPDATE allergen_check_ins SET outcome = \(outcome), severity = \(answer.severity), symptoms = \(answer.symptoms ?? []),
                         answered_by = \(answer.answeredBy), answered_at = \(event.metadata.occurredAt)
                     WHERE check_in_id = \(answer.checkInId) AND child_id = \(answer.childId) AND outcome IS NULL
                     """, logger: logger)
@@ -103,7 +104,9 @@ public struct TrackingLogsProjection: Projection {
             for try await _ in inserted { isNew = true }
             guard isNew, let food = detail as? FoodDetail else { return }
             let watched = AllergenCheckIn.watched(in: food)
-            if !watched.isEmpty {
+            if !watched.isEmpty, food.unmarkedAt == nil, occurredAt.timeIntervalSince(at) < AllergenCheckIn.horizon,
+               try await checkInsOn(log.householdId, on: connection, logger: logger)
+            {
                 try await connection.query(
                     """
                     INSERT INTO allergen_check_ins (check_in_id, food_log_id, child_id, household_id, allergens, logged_at)
@@ -121,7 +124,27 @@ public struct TrackingLogsProjection: Projection {
                     updated_at = \(occurredAt), updated_by = \(by), change_offset = \(offset), last_event_id = \(event.metadata.id)
                 WHERE log_id = \(log.logId) AND child_id = \(log.childId) AND kind = \(kind.rawValue) AND version = \(version - 1) AND NOT deleted
                 """, logger: logger)
-            if kind == .food { try await deriveAllergens(child: log.childId, household: log.householdId, on: connection, logger: logger) }
+            if let food = detail as? FoodDetail {
+                // A check-in not yet answered follows the food: it asks about the allergens the food
+                // still holds, and is withdrawn when it holds none or the food is un-marked.
+                let watched = AllergenCheckIn.watched(in: food)
+                if watched.isEmpty || food.unmarkedAt != nil {
+                    try await connection.query(
+                        """
+                        UPDATE allergen_check_ins SET outcome = 'withdrawn', answered_at = \(occurredAt)
+                        WHERE food_log_id = \(log.logId) AND outcome IS NULL
+                          AND EXISTS (SELECT 1 FROM tracking_logs WHERE log_id = \(log.logId) AND last_event_id = \(event.metadata.id))
+                        """, logger: logger)
+                } else {
+                    try await connection.query(
+                        """
+                        UPDATE allergen_check_ins SET allergens = \(watched)
+                        WHERE food_log_id = \(log.logId) AND outcome IS NULL
+                          AND EXISTS (SELECT 1 FROM tracking_logs WHERE log_id = \(log.logId) AND last_event_id = \(event.metadata.id))
+                        """, logger: logger)
+                }
+                try await deriveAllergens(child: log.childId, household: log.householdId, on: connection, logger: logger)
+            }
         case .deleted(let by, let version):
             try await connection.query(
                 """
@@ -148,18 +171,21 @@ public struct TrackingLogsProjection: Projection {
         try await connection.query("DELETE FROM child_allergens WHERE child_id = \(child)", logger: logger)
         try await connection.query(
             """
-            WITH exposures AS (
-                SELECT l.log_id, l.at, l.logged_by, a.allergen, l.detail->>'reaction' AS reaction
+            WITH tasted AS (
+                SELECT l.log_id, l.at, l.logged_by, a.allergen, l.detail->>'reaction' AS reaction, l.detail->>'unmarked_at' IS NOT NULL AS unmarked
                 FROM tracking_logs l CROSS JOIN LATERAL jsonb_array_elements_text(l.detail->'allergens') AS a(allergen)
-                WHERE l.child_id = \(child) AND l.kind = 'food' AND NOT l.deleted AND l.detail->>'unmarked_at' IS NULL
+                WHERE l.child_id = \(child) AND l.kind = 'food' AND NOT l.deleted
+            ), exposures AS (
+                SELECT * FROM tasted WHERE NOT unmarked
             ), reactions AS (
+                -- A reaction stays a reaction when its food is un-marked as tried: it still happened.
                 SELECT allergen, at, reaction AS severity, 'food_log' AS source, log_id, logged_by AS reported_by
-                FROM exposures WHERE reaction <> 'none'
+                FROM tasted WHERE reaction <> 'none'
                 UNION ALL
                 SELECT a.allergen, c.answered_at, coalesce(c.severity, 'unspecified'), 'check_in', c.food_log_id, c.answered_by
                 FROM allergen_check_ins c CROSS JOIN LATERAL unnest(c.allergens) AS a(allergen)
                 WHERE c.child_id = \(child) AND c.outcome = 'reaction'
-                  AND EXISTS (SELECT 1 FROM tracking_logs f WHERE f.log_id = c.food_log_id AND NOT f.deleted)
+                  AND EXISTS (SELECT 1 FROM tasted t WHERE t.log_id = c.food_log_id AND t.allergen = a.allergen)
             ), firsts AS (
                 SELECT DISTINCT ON (allergen) allergen, at, log_id FROM exposures ORDER BY allergen, at, log_id
             ), counts AS (
@@ -174,6 +200,14 @@ public struct TrackingLogsProjection: Projection {
             FROM firsts f FULL JOIN first_reactions r ON r.allergen = f.allergen
             LEFT JOIN counts n ON n.allergen = coalesce(f.allergen, r.allergen)
             """, logger: logger)
+    }
+
+    /// The household's allergen check-ins are on unless it turned them off (read from this
+    /// projection's own table, which the household's events keep in the same order as its logs).
+    private func checkInsOn(_ household: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let rows = try await connection.query("SELECT allergen_check_ins FROM tracking_settings WHERE household_id = \(household)", logger: logger)
+        for try await on in rows.decode(Bool.self) { return on }
+        return true
     }
 
     private func erase(_ erased: UserErased, on connection: PostgresConnection, logger: Logger) async throws {

@@ -39,7 +39,9 @@ struct TrackingPhotoRoutes: Sendable {
             clientId = try TrackingLogRoutes.clientId(&fields)
         }
         if let clientId, let first = try await readModel.log(clientId: clientId, child: child.childId) {
-            return TrackingLogRoutes.answer(first, duplicate: true, status: .ok, extra: Self.links(first))
+            var answer = try TrackingLogRoutes.retried(first, kind: .photo)
+            for (key, value) in Self.links(first) { answer.add(key, value) }
+            return answer
         }
         var foodLogId: UUID?
         if let text = query.get("food_log_id") {
@@ -68,7 +70,7 @@ struct TrackingPhotoRoutes: Sendable {
             logger.info("photo refused: unreadable image", metadata: ["reason": "\(reason.prefix(200))", "request_id": "\(context.requestId)"])
             throw APIError.invalid("body", "the image could not be read (damaged or not really a \(format == .jpeg ? "JPEG" : "PNG"))")
         }
-        let logId = EventIdentity.newId("tracking_log")
+        let logId = TrackingLogRoutes.logId(child: child.childId, clientId: clientId)
         let digest = SHA256.hash(data: image).map { String(format: "%02x", $0) }.joined()
         try await client.query(
             """
@@ -84,8 +86,9 @@ struct TrackingPhotoRoutes: Sendable {
         try await consistency.awaitApplied(position, projections: [TrackingLogRoutes.projection])
         guard let stored = try await readModel.log(logId, child: child.childId) else {
             if let clientId, let first = try await readModel.log(clientId: clientId, child: child.childId) {
-                try await client.query("DELETE FROM tracking_photos WHERE photo_id = \(logId)", logger: logger)
-                return TrackingLogRoutes.answer(first, duplicate: true, status: .ok, extra: Self.links(first))
+                var answer = try TrackingLogRoutes.retried(first, kind: .photo)
+                for (key, value) in Self.links(first) { answer.add(key, value) }
+                return answer
             }
             throw APIError(.serviceUnavailable, code: "not_applied", message: "the photo was accepted but is not visible yet; retry with the same client_id")
         }

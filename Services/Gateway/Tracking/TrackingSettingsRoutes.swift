@@ -189,7 +189,8 @@ struct TrackingSettingsRoutes: Sendable {
         let position = try await publisher.publish(
             CaregiverRemindersSet(
                 userId: user, householdId: household, feedReminders: reminders.feedReminders, feedLeadMinutes: reminders.feedLeadMinutes,
-                medicationReminders: reminders.medicationReminders, medicationBreaksQuietHours: reminders.medicationBreaksQuietHours),
+                medicationReminders: reminders.medicationReminders, medicationBreaksQuietHours: reminders.medicationBreaksQuietHours,
+                timeZone: try await access.timeZone(of: user).identifier),
             correlationId: context.correlationId)
         try await consistency.awaitApplied(position, projections: [TrackingLogRoutes.projection])
         return TrackingJSON(value: Self.json(reminders))

@@ -118,7 +118,7 @@ struct DeliveryChannels: Sendable {
     /// The app's category for a reminder: the allergen check-in offers "All fine" and "Report a
     /// reaction" (answered at `POST /v1/children/{member_id}/check-ins/{reminder_id}`).
     static func category(of reminder: ReminderRecord) -> String? {
-        reminder.source == "allergen_check_in" ? "HEARTH_ALLERGEN_CHECK_IN" : nil
+        reminder.source == "allergen_check_in" ? "ALLERGEN_CHECK_IN" : nil
     }
 }
 

@@ -34,11 +34,13 @@ CREATE TABLE tracking_doses (
 );
 CREATE INDEX tracking_doses_child_idx ON tracking_doses (child_id, medicine, at);
 
--- Food logs that asked for a check-in, so that an edit or delete knows its version.
+-- Food logs, so that an edit or delete knows its version.
 CREATE TABLE tracking_food_versions (
     log_id uuid PRIMARY KEY,
+    household_id uuid NOT NULL,
     version integer NOT NULL
 );
+CREATE INDEX tracking_food_versions_household_idx ON tracking_food_versions (household_id);
 
 CREATE TABLE tracking_household_settings (
     household_id uuid PRIMARY KEY,
@@ -52,6 +54,8 @@ CREATE TABLE tracking_caregivers (
     feed_reminders boolean NOT NULL,
     feed_lead_minutes integer NOT NULL,
     medication_reminders boolean NOT NULL,
-    medication_breaks_quiet_hours boolean NOT NULL
+    medication_breaks_quiet_hours boolean NOT NULL,
+    -- the caregiver's zone when they set these (null: UTC)
+    time_zone text
 );
 CREATE INDEX tracking_caregivers_household_idx ON tracking_caregivers (household_id);

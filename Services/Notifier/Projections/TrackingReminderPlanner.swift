@@ -15,8 +15,10 @@ import PostgresNIO
 /// - the next dose of a medicine given with an interval, to whoever gave it (`medication_due`),
 ///   urgent (through quiet hours) when they chose so.
 ///
-/// Every plan is a function of the events so far and of their `occurred_at`, never of the clock:
-/// a rebuild plans the same reminders. Edits and deletes apply on top of the version they were
+/// Every plan is a function of the household's events so far and of their `occurred_at`, never of
+/// the clock or of another projection's tables: tracking events are keyed by household, so a
+/// rebuild reads a household's logs and settings in the order they happened and plans the same
+/// reminders. Edits and deletes apply on top of the version they were
 /// made from, as in the gateway's read model, so an edit the gateway refused changes nothing here.
 struct TrackingReminderPlanner: Sendable {
     static let tables = [
@@ -32,13 +34,15 @@ struct TrackingReminderPlanner: Sendable {
 
     /// Feeds further back than this do not inform the next one.
     static let feedHistory: TimeInterval = 7 * 86_400
-    /// A food logged this long after it was tried gets no check-in (as the gateway answers).
-    static let checkInHorizon: TimeInterval = 24 * 3600
-
     private static let namespace = UUID(uuidString: "0b3f5a8e-7c21-4d6f-a9e4-2f8c1d7b6e53")!
 
-    static func nextFeedReminderId(child: UUID, user: UUID) -> UUID {
-        NameBasedUUID.make(namespace: namespace, name: "next-feed:\(child.uuidString.lowercased()):\(user.uuidString.lowercased())")
+    /// One reminder per child, caregiver and last feed: later feeds plan a new one (and cancel
+    /// this), while a re-plan for the same last feed (an older feed arriving late, a lead time
+    /// changed) leaves it as it is, so a reminder that went out is never sent again.
+    static func nextFeedReminderId(child: UUID, user: UUID, after lastFeed: Date) -> UUID {
+        NameBasedUUID.make(
+            namespace: namespace,
+            name: "next-feed:\(child.uuidString.lowercased()):\(user.uuidString.lowercased()):\(Timestamp.format(lastFeed))")
     }
 
     static func doseReminderId(log: UUID) -> UUID {
@@ -85,13 +89,22 @@ struct TrackingReminderPlanner: Sendable {
             try await connection.query(
                 """
                 INSERT INTO tracking_caregivers (user_id, household_id, feed_reminders, feed_lead_minutes, medication_reminders,
-                                                 medication_breaks_quiet_hours)
+                                                 medication_breaks_quiet_hours, time_zone)
                 VALUES (\(caregiver.userId), \(caregiver.householdId), \(caregiver.feedReminders), \(caregiver.feedLeadMinutes),
-                        \(caregiver.medicationReminders), \(caregiver.medicationBreaksQuietHours))
+                        \(caregiver.medicationReminders), \(caregiver.medicationBreaksQuietHours), \(caregiver.timeZone))
                 ON CONFLICT (user_id) DO UPDATE SET household_id = EXCLUDED.household_id, feed_reminders = EXCLUDED.feed_reminders,
                     feed_lead_minutes = EXCLUDED.feed_lead_minutes, medication_reminders = EXCLUDED.medication_reminders,
-                    medication_breaks_quiet_hours = EXCLUDED.medication_breaks_quiet_hours
+                    medication_breaks_quiet_hours = EXCLUDED.medication_breaks_quiet_hours, time_zone = EXCLUDED.time_zone
                 """, logger: logger)
+            // The doses this caregiver gave: medication reminders turned off (or urgency changed) reach them too.
+            let given = try await connection.query(
+                "SELECT DISTINCT child_id, medicine FROM tracking_doses WHERE given_by = \(caregiver.userId) ORDER BY child_id, medicine",
+                logger: logger)
+            var doses: [(UUID, String)] = []
+            for try await pair in given.decode((UUID, String).self) { doses.append(pair) }
+            for (child, medicine) in doses {
+                try await planDoses(child: child, medicine: medicine, at: at, eventId: event.metadata.id, on: connection, logger: logger)
+            }
             let children = try await connection.query(
                 "SELECT child_id FROM tracking_children WHERE household_id = \(caregiver.householdId) ORDER BY child_id", logger: logger)
             var ids: [UUID] = []
@@ -114,6 +127,7 @@ struct TrackingReminderPlanner: Sendable {
         try await connection.query("DELETE FROM tracking_children WHERE household_id = ANY(\(households))", logger: logger)
         try await connection.query("DELETE FROM tracking_feed_times WHERE household_id = ANY(\(households))", logger: logger)
         try await connection.query("DELETE FROM tracking_doses WHERE household_id = ANY(\(households))", logger: logger)
+        try await connection.query("DELETE FROM tracking_food_versions WHERE household_id = ANY(\(households))", logger: logger)
         try await connection.query("DELETE FROM tracking_household_settings WHERE household_id = ANY(\(households))", logger: logger)
         try await connection.query("DELETE FROM tracking_caregivers WHERE household_id = ANY(\(households))", logger: logger)
     }
@@ -159,28 +173,35 @@ struct TrackingReminderPlanner: Sendable {
         for try await time in feedRows.decode(Date.self) { feeds.append(time) }
         let caregivers = try await connection.query(
             """
-            SELECT c.user_id, c.feed_reminders, c.feed_lead_minutes, s.time_zone, s.profile_time_zone, coalesce(k.name, '')
-            FROM tracking_caregivers c
-            LEFT JOIN notification_settings s ON s.user_id = c.user_id
-            LEFT JOIN tracking_children k ON k.child_id = \(child)
+            SELECT c.user_id, c.feed_reminders, c.feed_lead_minutes, c.time_zone, coalesce(k.name, '')
+            FROM tracking_caregivers c LEFT JOIN tracking_children k ON k.child_id = \(child)
             WHERE c.household_id = \(household) ORDER BY c.user_id
             """, logger: logger)
         var plans: [(UUID, Bool, Int, TimeZone, String)] = []
-        for try await (user, on, lead, setting, profile, name) in caregivers.decode((UUID, Bool, Int, String?, String?, String).self) {
-            plans.append((user, on, lead, DeliveryTiming.zone(setting: setting, profile: profile), name))
+        for try await (user, on, lead, zone, name) in caregivers.decode((UUID, Bool, Int, String?, String).self) {
+            plans.append((user, on, lead, DeliveryTiming.zone(setting: zone, profile: nil), name))
         }
         for (user, on, lead, zone, name) in plans {
-            let id = Self.nextFeedReminderId(child: child, user: user)
-            guard on, let prediction = NextFeedPredictor.predict(feeds: feeds, timeZone: zone, now: now), prediction.predictedAt > now else {
-                try await cancel(id, at: now, eventId: eventId, on: connection, logger: logger)
+            let prediction = on ? NextFeedPredictor.predict(feeds: feeds, timeZone: zone, now: now) : nil
+            let dueAt = prediction.map { $0.predictedAt.addingTimeInterval(-TimeInterval(lead * 60)) }
+            let id = prediction.map { Self.nextFeedReminderId(child: child, user: user, after: $0.lastFeedAt) }
+            // Whatever was planned for an earlier last feed is moot now.
+            try await connection.query(
+                """
+                UPDATE reminders SET status = 'cancelled', updated_at = \(now), last_event_id = \(eventId)
+                WHERE source = 'next_feed' AND member_id = \(child) AND user_id = \(user) AND status = 'pending'
+                  AND reminder_id IS DISTINCT FROM \(id)
+                """, logger: logger)
+            // No prediction, or one whose reminder time has passed when the event happened: nothing to send.
+            guard let prediction, let dueAt, let id, dueAt > now else {
+                if let id { try await cancel(id, at: now, eventId: eventId, on: connection, logger: logger) }
                 continue
             }
             let who = name.isEmpty ? "Your baby" : name
-            try await upsert(
+            try await insertOnce(
                 id, user: user, household: household, child: child, title: "\(who)'s next feed",
                 body: "Due around \(Self.clock(prediction.predictedAt, in: zone)): \(prediction.explanation).",
-                dueAt: prediction.predictedAt.addingTimeInterval(-TimeInterval(lead * 60)), urgent: false, source: "next_feed", at: now,
-                eventId: eventId, on: connection, logger: logger)
+                dueAt: dueAt, urgent: false, source: "next_feed", at: now, eventId: eventId, on: connection, logger: logger)
         }
     }
 
@@ -228,11 +249,12 @@ struct TrackingReminderPlanner: Sendable {
     private func planDoses(child: UUID, medicine: String, at now: Date, eventId: UUID, on connection: PostgresConnection, logger: Logger) async throws {
         let rows = try await connection.query(
             """
-            SELECT d.log_id, d.household_id, d.at, d.interval_hours, d.given_by, coalesce(c.medication_reminders, true),
-                   coalesce(c.medication_breaks_quiet_hours, false), s.time_zone, s.profile_time_zone, coalesce(k.name, '')
+            SELECT d.log_id, d.household_id, d.at, d.interval_hours, d.given_by,
+                   -- on unless turned off; off once the caregiver's settings are another household's (they left)
+                   coalesce(c.medication_reminders AND c.household_id = d.household_id, true),
+                   coalesce(c.medication_breaks_quiet_hours, false), c.time_zone, NULL::text, coalesce(k.name, '')
             FROM tracking_doses d
             LEFT JOIN tracking_caregivers c ON c.user_id = d.given_by
-            LEFT JOIN notification_settings s ON s.user_id = d.given_by
             LEFT JOIN tracking_children k ON k.child_id = d.child_id
             WHERE d.child_id = \(child) AND d.medicine = \(medicine) ORDER BY d.at, d.log_id
             """, logger: logger)
@@ -267,12 +289,15 @@ struct TrackingReminderPlanner: Sendable {
         case .logged(let by, _, let time, let detail):
             guard let food = detail as? FoodDetail else { return }
             let inserted = try await connection.query(
-                "INSERT INTO tracking_food_versions (log_id, version) VALUES (\(log.logId), 1) ON CONFLICT (log_id) DO NOTHING RETURNING log_id",
+                """
+                INSERT INTO tracking_food_versions (log_id, household_id, version) VALUES (\(log.logId), \(log.householdId), 1)
+                ON CONFLICT (log_id) DO NOTHING RETURNING log_id
+                """,
                 logger: logger)
             var isNew = false
             for try await _ in inserted { isNew = true }
             let watched = AllergenCheckIn.watched(in: food)
-            guard isNew, !watched.isEmpty, at.timeIntervalSince(time) < Self.checkInHorizon else { return }
+            guard isNew, !watched.isEmpty, food.unmarkedAt == nil, at.timeIntervalSince(time) < AllergenCheckIn.horizon else { return }
             let settings = try await connection.query(
                 "SELECT allergen_check_ins, check_in_delay_minutes FROM tracking_household_settings WHERE household_id = \(log.householdId)",
                 logger: logger)
@@ -289,9 +314,16 @@ struct TrackingReminderPlanner: Sendable {
                 body: "\(food.food) has \(allergens). All fine, or was there a reaction? Answer in the app.",
                 dueAt: max(time.addingTimeInterval(TimeInterval(delay * 60)), at), urgent: false, source: "allergen_check_in", at: at,
                 eventId: eventId, on: connection, logger: logger)
-        case .edited(_, _, _, let version):
-            try await connection.query(
-                "UPDATE tracking_food_versions SET version = \(version) WHERE log_id = \(log.logId) AND version = \(version - 1)", logger: logger)
+        case .edited(_, _, let detail, let version):
+            let edited = try await connection.query(
+                "UPDATE tracking_food_versions SET version = \(version) WHERE log_id = \(log.logId) AND version = \(version - 1) RETURNING log_id",
+                logger: logger)
+            var applied = false
+            for try await _ in edited { applied = true }
+            // The check-in follows the food: none left to ask about (or un-marked), none sent.
+            if applied, let food = detail as? FoodDetail, AllergenCheckIn.watched(in: food).isEmpty || food.unmarkedAt != nil {
+                try await cancel(checkIn, at: at, eventId: eventId, on: connection, logger: logger)
+            }
         case .deleted(_, let version):
             let deleted = try await connection.query(
                 "DELETE FROM tracking_food_versions WHERE log_id = \(log.logId) AND version = \(version - 1) RETURNING log_id", logger: logger)
@@ -317,6 +349,23 @@ struct TrackingReminderPlanner: Sendable {
             WHERE reminders.user_id = EXCLUDED.user_id
               AND (reminders.due_at, reminders.title, reminders.body, reminders.urgent, reminders.status)
                   IS DISTINCT FROM (EXCLUDED.due_at, EXCLUDED.title, EXCLUDED.body, EXCLUDED.urgent, 'pending')
+            """, logger: logger)
+    }
+
+    /// A reminder planned once and then left as it is (a pending one is not moved); a cancelled one
+    /// comes back.
+    private func insertOnce(
+        _ id: UUID, user: UUID, household: UUID, child: UUID, title: String, body: String, dueAt: Date, urgent: Bool, source: String, at: Date,
+        eventId: UUID, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.query(
+            """
+            INSERT INTO reminders (reminder_id, user_id, household_id, member_id, title, body, due_at, urgent, channels, source, status,
+                                   updated_at, last_event_id)
+            VALUES (\(id), \(user), \(household), \(child), \(title), \(body), \(Timestamp.rounded(dueAt)), \(urgent), NULL, \(source), 'pending',
+                    \(at), \(eventId))
+            ON CONFLICT (reminder_id) DO UPDATE SET status = 'pending', updated_at = EXCLUDED.updated_at, last_event_id = EXCLUDED.last_event_id
+            WHERE reminders.user_id = EXCLUDED.user_id AND reminders.status = 'cancelled'
             """, logger: logger)
     }
 

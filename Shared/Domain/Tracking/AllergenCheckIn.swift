@@ -11,6 +11,8 @@ public enum AllergenCheckIn {
     ]
 
     public static let defaultDelayMinutes = 120
+    /// A food logged this long after it was tried gets no check-in: the moment has passed.
+    public static let horizon: TimeInterval = 24 * 3600
     public static let delayRange = 60...240
 
     private static let namespace = UUID(uuidString: "6f1d7c1e-2a53-4c39-9d55-5b0f3c6a9e41")!

@@ -68,7 +68,7 @@ public struct TrackingLogInput: Sendable {
                 canonical: "amount_ml", value: "amount", unit: "unit", units: ["ml": 1, "oz": 29.5735, "floz": 29.5735], required: true)!
             guard (ml * 10).rounded() > 0 else { throw FieldViolation(field: "amount", message: "amount must be at least 0.1 ml") }
             guard ml <= maxBottleMl else {
-                throw FieldViolation(field: "amount", message: "a bottle of \(Int(ml)) ml is more than any baby drinks at once (at most \(Int(maxBottleMl)) ml)")
+                throw FieldViolation(field: "amount", message: "a bottle of more than \(Int(maxBottleMl)) ml is more than any baby drinks at once")
             }
             let milk = try reader.choice("milk", of: milks, required: false)
             return FeedDetail(method: method, amountMl: (ml * 10).rounded() / 10, milk: milk, notes: notes)
@@ -262,6 +262,7 @@ struct FieldReader {
             }
             amount = given * factor
             field = valueName
+            guard amount.isFinite else { throw FieldViolation(field: valueName, message: "\(valueName) is too large") }
         } else if let given = try number(canonical) {
             amount = given
             field = canonical

@@ -3,9 +3,11 @@ import Foundation
 // Baby and toddler tracking: a child's logs (feeds, sleeps, diapers, growth, medication, foods
 // tried, photos), allergen check-in answers, the child's sex and the reminder settings.
 //
-// Every log event is keyed by the child, so one child's history is in order on one partition
-// and the offset of its last event is a sync cursor that replays to the same value. The details
-// of a log are the household's health data: sealed whole with the household's key.
+// Every tracking event is keyed by the household: a child's logs, the household's settings and
+// its caregivers' reminder settings are then in one order on one partition, which a replay reads
+// in the same order (so the notifier's plans, made from all three, come out the same), and the
+// offset of a child's last event is a sync cursor that replays to the same value. The details of
+// a log are the household's health data: sealed whole with the household's key.
 
 /// The kinds of log, with their event name (`tracking.<kind>_logged`) and path segment
 /// (`/v1/children/{id}/<segment>`).
@@ -257,7 +259,7 @@ public struct TrackingLogged<Detail: TrackingLogDetail>: EventPayload {
     public var at: Date
     public var detail: Detail?
 
-    public var aggregateKey: String { childId.uuidString.lowercased() }
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
 
     enum CodingKeys: String, CodingKey {
         case logId = "log_id"
@@ -300,7 +302,7 @@ public struct TrackingLogEdited<Detail: TrackingLogDetail>: EventPayload {
     public var detail: Detail?
     public var version: Int
 
-    public var aggregateKey: String { childId.uuidString.lowercased() }
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
 
     enum CodingKeys: String, CodingKey {
         case logId = "log_id"
@@ -336,7 +338,7 @@ public struct TrackingLogDeleted<Detail: TrackingLogDetail>: EventPayload {
     public var deletedBy: UUID
     public var version: Int
 
-    public var aggregateKey: String { childId.uuidString.lowercased() }
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
 
     enum CodingKeys: String, CodingKey {
         case logId = "log_id"
@@ -364,24 +366,25 @@ public struct AllergenCheckInAnswered: EventPayload {
     public static let topic = Topic.tracking
     public static let privacy = PayloadPrivacy(
         personal: [
+            "outcome": .household("household_id"),
             "allergens": .household("household_id"),
             "severity": .household("household_id"),
             "symptoms": .household("household_id"),
         ],
-        notPersonal: ["check_in_id", "food_log_id", "child_id", "household_id", "answered_by", "outcome"])
+        notPersonal: ["check_in_id", "food_log_id", "child_id", "household_id", "answered_by"])
 
     public var checkInId: UUID
     public var foodLogId: UUID
     public var childId: UUID
     public var householdId: UUID
     public var answeredBy: UUID
-    /// `fine` or `reaction`.
-    public var outcome: String
+    /// `fine` or `reaction` (a child's health: null once the household's key is destroyed).
+    public var outcome: String?
     public var allergens: [String]?
     public var severity: String?
     public var symptoms: [String]?
 
-    public var aggregateKey: String { childId.uuidString.lowercased() }
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
 
     enum CodingKeys: String, CodingKey {
         case checkInId = "check_in_id"
@@ -424,7 +427,7 @@ public struct ChildProfileSet: EventPayload {
     public var sex: String?
     public var setBy: UUID
 
-    public var aggregateKey: String { childId.uuidString.lowercased() }
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
 
     enum CodingKeys: String, CodingKey {
         case childId = "child_id"
@@ -441,8 +444,7 @@ public struct ChildProfileSet: EventPayload {
     }
 }
 
-/// `tracking.settings_updated` v1: the household's tracking settings (the whole set). Keyed by
-/// the household.
+/// `tracking.settings_updated` v1: the household's tracking settings (the whole set).
 public struct TrackingSettingsUpdated: EventPayload {
     public static let eventType = "tracking.settings_updated"
     public static let version = 1
@@ -475,13 +477,13 @@ public struct TrackingSettingsUpdated: EventPayload {
 
 /// `tracking.caregiver_reminders_set` v1: one caregiver's tracking reminders (the whole set):
 /// next-feed reminders with a lead time, and whether a medication falling due may break their
-/// quiet hours. Keyed by the user.
+/// quiet hours. Keyed by the household, like every tracking event.
 public struct CaregiverRemindersSet: EventPayload {
     public static let eventType = "tracking.caregiver_reminders_set"
     public static let version = 1
     public static let topic = Topic.tracking
     public static let privacy = PayloadPrivacy.nothingPersonal(
-        ["user_id", "household_id", "feed_reminders", "feed_lead_minutes", "medication_reminders", "medication_breaks_quiet_hours"])
+        ["user_id", "household_id", "feed_reminders", "feed_lead_minutes", "medication_reminders", "medication_breaks_quiet_hours", "time_zone"])
 
     public var userId: UUID
     public var householdId: UUID
@@ -490,8 +492,11 @@ public struct CaregiverRemindersSet: EventPayload {
     public var feedLeadMinutes: Int
     public var medicationReminders: Bool
     public var medicationBreaksQuietHours: Bool
+    /// The caregiver's IANA zone when they set these: what "night" means for their next-feed
+    /// predictions and the clock times in their reminders (in the event, so a replay plans alike).
+    public var timeZone: String?
 
-    public var aggregateKey: String { userId.uuidString.lowercased() }
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
 
     enum CodingKeys: String, CodingKey {
         case userId = "user_id"
@@ -500,11 +505,12 @@ public struct CaregiverRemindersSet: EventPayload {
         case feedLeadMinutes = "feed_lead_minutes"
         case medicationReminders = "medication_reminders"
         case medicationBreaksQuietHours = "medication_breaks_quiet_hours"
+        case timeZone = "time_zone"
     }
 
     public init(
         userId: UUID, householdId: UUID, feedReminders: Bool, feedLeadMinutes: Int, medicationReminders: Bool,
-        medicationBreaksQuietHours: Bool
+        medicationBreaksQuietHours: Bool, timeZone: String?
     ) {
         self.userId = userId
         self.householdId = householdId
@@ -512,6 +518,7 @@ public struct CaregiverRemindersSet: EventPayload {
         self.feedLeadMinutes = feedLeadMinutes
         self.medicationReminders = medicationReminders
         self.medicationBreaksQuietHours = medicationBreaksQuietHours
+        self.timeZone = timeZone
     }
 }
 

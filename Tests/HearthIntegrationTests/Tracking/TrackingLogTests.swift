@@ -118,6 +118,8 @@ extension BackboneSuite {
                     ("foods", ["food": 42], "food"),
                     ("feeds", ["method": "bottle", "amount": 100, "unit": "ml", "client_id": 7], "client_id"),
                     ("feeds", ["method": "bottle", "amount": 100, "unit": "ml", "at": "2020-01-01T00:00:00Z"], "at"),
+                    ("feeds", ["method": "bottle", "amount": 1e308, "unit": "oz"], "amount"),
+                    ("feeds", ["method": "bottle", "amount": 0.01, "unit": "ml"], "amount"),
                 ]
                 for (kind, body, field) in cases {
                     let reply = try await family.send("POST", kind, body)
@@ -127,6 +129,14 @@ extension BackboneSuite {
                 let patchWithoutVersion = try await family.log("diapers", ["contents": "wet"])
                 let noVersion = try await family.send("PATCH", "diapers/\(patchWithoutVersion["log_id"] as? String ?? "")", ["contents": "dirty"])
                 #expect(noVersion.status == 400 && noVersion.errorField == "version")
+                let hugeVersion = try await family.send("PATCH", "diapers/\(patchWithoutVersion["log_id"] as? String ?? "")", ["contents": "dirty", "version": 1e300])
+                #expect(hugeVersion.status == 400 && hugeVersion.errorField == "version")
+                #expect(try await family.send("GET", "timeline", query: ["cursor": "9223372036854775807_\(UUID().uuidString)"]).errorField == "cursor")
+
+                // A client_id names one log: reused for another kind, it is a 409, not that log.
+                _ = try await family.log("diapers", ["contents": "wet", "client_id": "phone-1-42"])
+                let otherKind = try await family.send("POST", "feeds", ["method": "bottle", "amount": 90, "unit": "ml", "client_id": "phone-1-42"])
+                #expect(otherKind.status == 409 && otherKind.errorField == "client_id", "\(otherKind.text)")
 
                 // Overlapping sleeps: 409 naming the other log.
                 let night = try await family.log("sleeps", ["at": TrackingTime.ago(5 * 3600), "ended_at": TrackingTime.ago(2 * 3600)])
@@ -137,7 +147,21 @@ extension BackboneSuite {
 
                 // Nothing refused was stored: the timeline holds the two accepted logs only.
                 let logs = try await family.timeline(["from": TrackingTime.ago(30 * 86_400)])
-                #expect(logs.count == 2, "\(logs)")
+                #expect(logs.count == 3, "\(logs)")
+
+                // A child's sex may come with the member; a parent's is refused.
+                let members = gateway.baseURL.appendingPathComponent("v1/households/\(family.household)/members")
+                let parent = try await HTTPTestClient.postJSON(members, ["name": "Pat", "role": "parent", "sex": "female"], headers: family.user.headers)
+                #expect(parent.status == 400 && parent.errorField == "sex")
+                let oddSex = try await HTTPTestClient.postJSON(members, ["name": "Noor", "role": "child", "sex": "unknown"], headers: family.user.headers)
+                #expect(oddSex.status == 400 && oddSex.errorField == "sex")
+                let noor = try await HTTPTestClient.postJSON(members, ["name": "Noor", "role": "child", "birthdate": "2026-01-10", "sex": "male"], headers: family.user.headers)
+                let noorId = try #require(noor.json["member_id"] as? String)
+                let noorURL = gateway.baseURL.appendingPathComponent("v1/children/\(noorId)")
+                let headers = family.user.headers
+                #expect(try await KafkaTestEnvironment.eventually {
+                    try await HTTPTestClient.send("GET", noorURL, headers: headers).json["sex"] as? String == "male"
+                }, "the child's sex reaches tracking")
 
                 // Another household's child, and a child id that is no child, are 404.
                 let stranger = try await TrackingFamily.make(gateway, name: "Leo")

@@ -43,7 +43,7 @@ extension BackboneSuite.Notifier {
                 #expect(pushes.count == 1)
                 let push = try #require(pushes.first)
                 let payload = try #require(try JSONSerialization.jsonObject(with: push.body) as? [String: Any])
-                #expect((payload["aps"] as? [String: Any])?["category"] as? String == "HEARTH_ALLERGEN_CHECK_IN")
+                #expect((payload["aps"] as? [String: Any])?["category"] as? String == "ALLERGEN_CHECK_IN")
                 #expect(payload["reminder_id"] as? String == checkInId.uuidString.lowercased())
                 #expect(payload["member_id"] as? String == family.child)
 
@@ -75,6 +75,19 @@ extension BackboneSuite.Notifier {
                 #expect(secondTaste.status == 201)
                 #expect((secondTaste.json["warnings"] as? [[String: Any]])?.contains { $0["code"] as? String == "reacted_allergen" } == true,
                         "\(secondTaste.text)")
+
+                // A check-in follows its food: edited to hold no watched allergen, it is withdrawn and not sent.
+                let egg = try await family.send("POST", "foods", ["food": "Scrambled egg"])
+                let eggLog = try #require((egg.json["log"] as? [String: Any])?["log_id"] as? String)
+                let eggCheckInText = try #require((egg.json["check_in"] as? [String: Any])?["check_in_id"] as? String, "\(egg.text)")
+                let eggCheckIn = try #require(UUID(uuidString: eggCheckInText))
+                _ = try await TrackingReminders.eventually(eggCheckIn) { $0.status == "pending" }
+                let renamed = try await family.send("PATCH", "foods/\(eggLog)", ["food": "Banana", "version": 1])
+                #expect(renamed.status == 200, "\(renamed.text)")
+                let checkIns = try await family.send("GET", "check-ins")
+                #expect((checkIns.json["check_ins"] as? [[String: Any]])?.first { $0["check_in_id"] as? String == eggCheckIn.uuidString.lowercased() }?["outcome"] as? String == "withdrawn",
+                        "\(checkIns.text)")
+                _ = try await TrackingReminders.eventually(eggCheckIn) { $0.status == "cancelled" }
 
                 // The next meal plan treats peanut as an allergy of the household.
                 let (events, _) = try await AssistStack.run(
@@ -117,15 +130,16 @@ extension BackboneSuite.Notifier {
             }
             let userId = try #require(UUID(uuidString: family.user.userId))
             let childId = try #require(UUID(uuidString: family.child))
-            let reminderId = TrackingReminderPlanner.nextFeedReminderId(child: childId, user: userId)
-            let planned = try await TrackingReminders.eventually(reminderId) { abs($0.dueAt.timeIntervalSince(last.addingTimeInterval(3 * 3600 - 15 * 60))) < 1 }
+            let reminderId = try await TrackingReminders.nextFeed(child: childId, user: userId) {
+                abs($0.dueAt.timeIntervalSince(last.addingTimeInterval(3 * 3600 - 15 * 60))) < 1
+            }
+            let planned = try #require(try await TrackingReminders.row(reminderId))
             #expect(planned.title == "Ada's next feed")
             #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
                 try await NotifierDatabase.log(reminders: [reminderId]).contains { $0.outcome == "sent" }
             }, "the next-feed reminder went out")
             let partnerId = try #require(UUID(uuidString: partner.userId))
-            #expect(try await TrackingReminders.row(TrackingReminderPlanner.nextFeedReminderId(child: childId, user: partnerId)) == nil,
-                    "no reminder for a caregiver who did not ask")
+            #expect(try await TrackingReminders.nextFeedRows(child: childId, user: partnerId).isEmpty, "no reminder for a caregiver who did not ask")
 
             // The answer of the gateway's prediction says how it was made.
             let prediction = try await family.send("GET", "next-feed")
@@ -136,7 +150,12 @@ extension BackboneSuite.Notifier {
             // A new feed now moves the reminder to three hours after it, less the lead.
             let now = Date()
             _ = try await family.log("feeds", ["method": "nursing", "side": "left", "duration_minutes": 15, "at": TrackingTime.iso(now)], as: partner)
-            _ = try await TrackingReminders.eventually(reminderId) { abs($0.dueAt.timeIntervalSince(now.addingTimeInterval(3 * 3600 - 15 * 60))) < 2 }
+            let moved = try await TrackingReminders.nextFeed(child: childId, user: userId) {
+                abs($0.dueAt.timeIntervalSince(now.addingTimeInterval(3 * 3600 - 15 * 60))) < 2
+            }
+            #expect(moved != reminderId)
+            #expect(try await TrackingReminders.row(reminderId)?.status == "cancelled", "the earlier feed's reminder is done with")
+            #expect(try await NotifierDatabase.log(reminders: [reminderId]).count == 1, "and it went out once")
 
             // Medication: a 4-hour dose given 4 hours ago (less 3 s) is due now, urgent for this caregiver.
             let dose = try await family.log("medications", [
@@ -182,6 +201,35 @@ enum TrackingReminders {
             }
             return nil
         }
+    }
+
+    /// The pending next-feed reminders of a child for a caregiver.
+    static func nextFeedRows(child: UUID, user: UUID) async throws -> [(UUID, Row)] {
+        try await TestEnvironment.withPostgres { client in
+            let rows = try await client.query(
+                """
+                SELECT reminder_id, user_id, title, due_at, urgent, source, status FROM reminders
+                WHERE source = 'next_feed' AND member_id = \(child) AND user_id = \(user) AND status = 'pending'
+                """, logger: TestEnvironment.logger)
+            var found: [(UUID, Row)] = []
+            for try await (id, user, title, due, urgent, source, status) in rows.decode((UUID, UUID, String, Date, Bool, String, String).self) {
+                found.append((id, Row(userId: user, title: title, dueAt: due, urgent: urgent, source: source, status: status)))
+            }
+            return found
+        }
+    }
+
+    /// The one pending next-feed reminder of the child for the caregiver, once it matches (20 s at most).
+    static func nextFeed(child: UUID, user: UUID, _ condition: @Sendable @escaping (Row) -> Bool) async throws -> UUID {
+        let deadline = ContinuousClock.now + .seconds(20)
+        var last: [(UUID, Row)] = []
+        while ContinuousClock.now < deadline {
+            last = try await nextFeedRows(child: child, user: user)
+            if last.count == 1, let (id, row) = last.first, condition(row) { return id }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("no single matching next-feed reminder; last \(last)")
+        throw CancellationError()
     }
 
     /// The row once `condition` holds (20 s at most).
