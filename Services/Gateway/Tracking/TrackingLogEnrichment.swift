@@ -32,14 +32,8 @@ struct TrackingLogEnrichment: Sendable {
     ) async throws -> Checked {
         var checked = Checked(detail: input.detail)
         switch input.detail {
-        case let sleep as SleepDetail:
-            if let other = try await readModel.overlappingSleep(child: child.childId, start: input.at, end: sleep.endedAt, excluding: logId) {
-                throw Conflict(answer: TrackingJSON.conflict(
-                    code: "overlapping_sleep",
-                    message: "the sleep overlaps sleep \(other.logId.uuidString.lowercased()) from \(Timestamp.format(other.at))"
-                        + (other.endedAt.map { " to \(Timestamp.format($0))" } ?? " (still going on)"),
-                    field: "at", current: other, requestId: context.requestId))
-            }
+        case is SleepDetail:
+            if let conflict = try await overlap(input, child: child, logId: logId, context: context) { throw Conflict(answer: conflict) }
         case var food as FoodDetail:
             // A food the catalogue knows brings its allergens and its colour (unless one was given).
             let known = catalogue.food(named: food.food)
@@ -118,6 +112,18 @@ struct TrackingLogEnrichment: Sendable {
             checked.extra["possible_duplicates"] = .array(near.map(\.json))
         }
         return checked
+    }
+
+    /// The 409 for a sleep overlapping another of the child's, naming the other; nil when it does not.
+    func overlap(_ input: TrackingLogInput, child: TrackedChild, logId: UUID, context: HearthRequestContext) async throws -> TrackingJSON? {
+        guard let sleep = input.detail as? SleepDetail,
+              let other = try await readModel.overlappingSleep(child: child.childId, start: input.at, end: sleep.endedAt, excluding: logId)
+        else { return nil }
+        return TrackingJSON.conflict(
+            code: "overlapping_sleep",
+            message: "the sleep overlaps sleep \(other.logId.uuidString.lowercased()) from \(Timestamp.format(other.at))"
+                + (other.endedAt.map { " to \(Timestamp.format($0))" } ?? " (still going on)"),
+            field: "at", current: other, requestId: context.requestId)
     }
 
     /// The food's allergens by its name, and those the caregiver named, in canonical form.

@@ -57,6 +57,7 @@ struct TrackingLogRoutes: Sendable {
             if let clientId, let first = try await readModel.log(clientId: clientId, child: child.childId) {
                 return try Self.retried(first, kind: kind)
             }
+            if let conflict = try await enrichment.overlap(input, child: child, logId: logId, context: context) { return conflict }
             throw APIError(.serviceUnavailable, code: "not_applied", message: "the log was accepted but is not visible yet; retry with the same client_id")
         }
         var answer = Self.answer(stored, duplicate: false, status: .created, extra: checked.extra)
@@ -94,6 +95,7 @@ struct TrackingLogRoutes: Sendable {
         try await consistency.awaitApplied(position, projections: [Self.projection])
         guard let stored = try await readModel.log(existing.logId, child: child.childId) else { throw APIError.notFound("log") }
         guard stored.lastEventId == eventId else {
+            if let conflict = try await enrichment.overlap(input, child: child, logId: existing.logId, context: context) { return conflict }
             return TrackingJSON.conflict(
                 code: "stale_version", message: "someone changed the log first: merge with the current log and retry", field: "version",
                 current: stored, requestId: context.requestId)

@@ -90,6 +90,7 @@ public struct TrackingLogsProjection: Projection {
             // A detail sealed with a destroyed key reads as null: the household is gone, and its
             // rows with it.
             guard let detail else { return }
+            if try await overlapsAnotherSleep(log, at: at, detail: detail, on: connection, logger: logger) { return }
             let json = try Self.json(detail)
             let inserted = try await connection.query(
                 """
@@ -117,6 +118,7 @@ public struct TrackingLogsProjection: Projection {
             try await deriveAllergens(child: log.childId, household: log.householdId, on: connection, logger: logger)
         case .edited(let by, let at, let detail, let version):
             guard let detail else { return }
+            if try await overlapsAnotherSleep(log, at: at, detail: detail, on: connection, logger: logger) { return }
             let json = try Self.json(detail)
             try await connection.query(
                 """
@@ -200,6 +202,23 @@ public struct TrackingLogsProjection: Projection {
             FROM firsts f FULL JOIN first_reactions r ON r.allergen = f.allergen
             LEFT JOIN counts n ON n.allergen = coalesce(f.allergen, r.allergen)
             """, logger: logger)
+    }
+
+    /// Two phones can start the same sleep at once, both past the gateway's check: the first in the
+    /// household's order is kept and the other is not applied (its writer is answered 409).
+    private func overlapsAnotherSleep(
+        _ log: any TrackingLogEvent, at: Date, detail: any TrackingLogDetail, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Bool {
+        guard let sleep = detail as? SleepDetail else { return false }
+        let rows = try await connection.query(
+            """
+            SELECT 1 FROM tracking_logs
+            WHERE child_id = \(log.childId) AND kind = 'sleep' AND NOT deleted AND log_id <> \(log.logId)
+              AND at < coalesce(\(sleep.endedAt), 'infinity'::timestamptz) AND coalesce(ended_at, 'infinity'::timestamptz) > \(at)
+            LIMIT 1
+            """, logger: logger)
+        for try await _ in rows { return true }
+        return false
     }
 
     /// The household's allergen check-ins are on unless it turned them off (read from this

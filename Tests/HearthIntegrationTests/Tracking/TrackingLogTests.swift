@@ -284,11 +284,20 @@ extension BackboneSuite {
                 let winner = try #require(outcomes.first { $0.status == 200 })
                 #expect((loser.json["current"] as? [String: Any])?["amount_ml"] as? Double == (winner.json["log"] as? [String: Any])?["amount_ml"] as? Double)
 
+                // Two phones start the same nap at once: one is kept, the other told of it (409).
+                let napStart = TrackingTime.ago(20 * 60)
+                async let nap1 = family.send("POST", "sleeps", ["at": napStart, "period": "nap"])
+                async let nap2 = family.send("POST", "sleeps", ["at": napStart, "period": "nap"], as: partner)
+                let naps = try await [nap1, nap2]
+                #expect(naps.map(\.status).sorted() == [201, 409], "\(naps.map(\.text))")
+                #expect(naps.first { $0.status == 409 }?.errorCode == "overlapping_sleep")
+
                 // The timeline pages newest first.
                 let page = try await family.send("GET", "timeline", query: ["limit": "1"])
                 let nextCursor = try #require(page.json["next_cursor"] as? String, "\(page.text)")
                 let rest = try await family.send("GET", "timeline", query: ["limit": "5", "cursor": nextCursor])
-                #expect((rest.json["logs"] as? [[String: Any]])?.compactMap { $0["log_id"] as? String } == [target])
+                let restIds = (rest.json["logs"] as? [[String: Any]])?.compactMap { $0["log_id"] as? String } ?? []
+                #expect(restIds.last == target && restIds.count == 2, "\(restIds)")
 
                 // The read model rebuilds from the events to the same checksum.
                 let replay = try await CommandLineTool.run(["replay", "tracking_logs"])
