@@ -71,6 +71,7 @@ struct GatewayAPI: Sendable {
             "admins": "\(settings.adminUserIds.count)",
         ])
         let search = try SearchRoutes.make(host: host)
+        let assist = try AssistAPI.make(host: host, settings: settings.assist, admins: settings.adminUserIds, membership: membership, consistency: consistency)
         return GatewayAPI(
             settings: settings,
             openAPI: try OpenAPIRoutes.load(),
@@ -107,11 +108,12 @@ struct GatewayAPI: Sendable {
             exportWorker: ExportWorker(client: host.postgres, logger: logger).service(every: .seconds(1)),
             feedback: FeedbackRoutes(publisher: host.publisher, membership: membership, client: host.postgres),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
-            assist: try AssistAPI.make(host: host, settings: settings.assist, admins: settings.adminUserIds, membership: membership, consistency: consistency),
+            assist: assist,
             search: search,
             documents: DocumentAdminRoutes(publisher: host.publisher),
             calendar: try CalendarAPI.make(host: host, membership: membership, consistency: consistency, publicURL: settings.publicURL),
-            tracking: try TrackingAPI.make(host: host, membership: membership, users: userReadModel, consistency: consistency),
+            tracking: try TrackingAPI.make(
+                host: host, membership: membership, users: userReadModel, consistency: consistency, launcher: assist.launcher),
             notifications: notifications.routes,
             notificationServices: notifications.services,
             registeredRoutes: registeredRoutes,

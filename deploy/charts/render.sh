@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Renders the baby-tracking charts the gateway serves (`GET /v1/children/{id}/charts/*.svg`) to
-# the PNGs beside this script, with headless Chromium, so the README shows what a browser shows.
-# The SVGs come from a real run: the tracking statistics test fetches them from a gateway and,
-# with HEARTH_CHART_SAMPLES set, writes them out. Chromium (Debian `chromium`) is installed on
+# the PNGs beside this script, with headless Chromium, so the README shows what a browser shows,
+# and page 1 of a pediatrician summary PDF (rendered by poppler's pdftoppm in its test). Both come
+# from a real run: the tests fetch them from a gateway and, with HEARTH_CHART_SAMPLES set, write
+# them out. Chromium (Debian `chromium`) is installed on
 # first use; it is not needed to build, run or test Hearth.
 set -euo pipefail
 HEARTH_SCRIPT=charts
@@ -17,7 +18,7 @@ fi
 
 SAMPLES="$(mktemp -d)"
 trap 'rm -rf "$SAMPLES"' EXIT
-HEARTH_CHART_SAMPLES="$SAMPLES" TEST_ARGS='--filter statisticsPredictionChartsAndExportAddUpTheLogs' "$HEARTH_ROOT/deploy/local/test.sh"
+HEARTH_CHART_SAMPLES="$SAMPLES" TEST_ARGS='--filter statisticsPredictionChartsAndExportAddUpTheLogs|aSummaryRunGivesMetricsANarrativeAndAPDF' "$HEARTH_ROOT/deploy/local/test.sh"
 for svg in "$SAMPLES"/*.svg; do
   name="$(basename "$svg" .svg)"
   width="$(grep -o 'width="[0-9]*"' "$svg" | head -1 | tr -dc 0-9)"
@@ -26,3 +27,4 @@ for svg in "$SAMPLES"/*.svg; do
     --screenshot="$OUT/$name.png" "file://$svg" >/dev/null 2>&1
   log "rendered $OUT/$name.png (${width}x${height})"
 done
+cp "$SAMPLES"/summary-page-1.png "$OUT/" && log "copied $OUT/summary-page-1.png"

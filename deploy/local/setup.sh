@@ -19,8 +19,9 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1
 # --- 1. Debian packages -----------------------------------------------------------------------
 # docker-compose (v1) is only used to validate compose.yaml; its recommended docker.io engine is
 # not installed (--no-install-recommends).
-# libvips-tools: `vipsthumbnail`, which makes the thumbnails of tracking photos (gateway).
-APT_PKGS=(librdkafka-dev pkg-config wrk kcat docker-compose curl ca-certificates libvips-tools)
+# libvips-tools: `vipsthumbnail`, which makes the thumbnails of tracking photos (gateway);
+# poppler-utils (pdftotext, pdftoppm) reads back the summary PDFs in the tests.
+APT_PKGS=(librdkafka-dev pkg-config wrk kcat docker-compose curl ca-certificates libvips-tools poppler-utils)
 
 is_installed() {
   [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]

@@ -39,6 +39,7 @@ struct OrchestratorAssembly {
             assistant: AssistantFlow(
                 retrieval: AssistantRetrieval(search: search, logger: logger),
                 actionLifetime: TimeInterval(settings.assistantActionLifetime)),
+            summary: SummaryFlow(),
             settings: settings,
             logger: logger)
         let instance = "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8).lowercased())"

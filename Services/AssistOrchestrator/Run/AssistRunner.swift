@@ -15,6 +15,7 @@ struct AssistRunner: Sendable {
     let chores: ChoresFlow
     let routines: RoutinesFlow
     let assistant: AssistantFlow
+    let summary: SummaryFlow
     let settings: OrchestratorSettings
     let logger: Logger
 
@@ -31,6 +32,7 @@ struct AssistRunner: Sendable {
         switch request {
         case .plan(let plan): await run(plan, metadata: metadata, started: started, waitedMs: waitedMs)
         case .assistant(let message): await run(message, metadata: metadata, started: started, waitedMs: waitedMs)
+        case .summary(let summary): await run(summary, metadata: metadata, started: started, waitedMs: waitedMs)
         }
     }
 
@@ -61,6 +63,23 @@ struct AssistRunner: Sendable {
             goal: text, days: 0, startDate: CalendarDay(request.requestedAt, in: zone).isoDate)
         await frame(opening, metadata: metadata, started: started, waitedMs: waitedMs) { emitter, tools, usage in
             try await assistant.run(request, text: text, tools: tools, emitter: emitter, usage: &usage)
+        }
+    }
+
+    func run(_ request: SummaryRequested, metadata: EventMetadata, started: ContinuousClock.Instant, waitedMs: Int? = nil) async {
+        let notes = request.parentNotes.map(safety.redact)
+        let days = (CalendarDay(isoDate: request.to)?.daysSinceEpoch ?? 0) - (CalendarDay(isoDate: request.from)?.daysSinceEpoch ?? 0) + 1
+        let opening = AssistRunStarted(
+            runId: request.runId, userId: request.userId, householdId: request.householdId, mode: SummaryFlow.mode,
+            goal: notes ?? "", days: max(1, days), startDate: request.from)
+        await frame(opening, metadata: metadata, started: started, waitedMs: waitedMs) { emitter, tools, usage in
+            try await emitter.emit(.context, .object([
+                "mode": .string(SummaryFlow.mode), "child_id": .string(request.childId.uuidString.lowercased()),
+                "from": .string(request.from), "to": .string(request.to),
+            ]))
+            // The parent's notes meet the same rules as any goal: a request for medical advice ends the run.
+            if let notes, !notes.isEmpty { _ = try safety.precheck(goal: notes, domain: SummaryFlow.mode, childAges: []) }
+            return try await summary.run(request, notes: notes, tools: tools, emitter: emitter, usage: &usage)
         }
     }
 

@@ -33,6 +33,8 @@ struct AssistAPI: Sendable {
     let routes: AssistRoutes
     let assistant: AssistantRoutes
     let usage: UsageRoutes
+    /// Starts runs for routes of other features (a child's pediatrician summary).
+    let launcher: RunLauncher
     /// Run beside the HTTP server; the producer is listed first so that it stops last.
     let services: [any Service]
 
@@ -66,6 +68,7 @@ struct AssistAPI: Sendable {
                     publisher: host.publisher, chats: ChatReadModel(client: host.postgres, logger: logger), client: host.postgres, logger: logger),
                 membership: membership, consistency: consistency, hub: hub, streamer: streamer, recent: recent, quota: quota),
             usage: UsageRoutes(usage: UsageReadModel(client: host.postgres, logger: logger), quota: quota, admins: admins),
+            launcher: RunLauncher(requests: requests, hub: hub, streamer: streamer, quota: quota, recent: recent),
             services: [producer, hub])
     }
 }

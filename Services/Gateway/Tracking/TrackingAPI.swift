@@ -12,8 +12,11 @@ struct TrackingAPI: Sendable {
     let insights: TrackingInsightRoutes
     let settings: TrackingSettingsRoutes
     let foods: FoodCatalogueRoutes
+    let summaries: SummaryRoutes
 
-    static func make(host: ServiceHost, membership: MembershipReadModel, users: UserReadModel, consistency: ReadConsistency) throws -> TrackingAPI {
+    static func make(
+        host: ServiceHost, membership: MembershipReadModel, users: UserReadModel, consistency: ReadConsistency, launcher: RunLauncher
+    ) throws -> TrackingAPI {
         let readModel = TrackingReadModel(client: host.postgres, logger: host.logger)
         let access = ChildAccess(membership: membership, readModel: readModel, users: users)
         let growth = try GrowthStandards.load()
@@ -28,7 +31,9 @@ struct TrackingAPI: Sendable {
             insights: TrackingInsightRoutes(readModel: readModel, access: access, growth: growth),
             settings: TrackingSettingsRoutes(
                 publisher: host.publisher, readModel: readModel, access: access, membership: membership, consistency: consistency),
-            foods: FoodCatalogueRoutes(catalogue: catalogue))
+            foods: FoodCatalogueRoutes(catalogue: catalogue),
+            summaries: SummaryRoutes(
+                readModel: readModel, access: access, launcher: launcher, growth: growth, client: host.postgres, logger: host.logger))
     }
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {
@@ -38,5 +43,6 @@ struct TrackingAPI: Sendable {
         insights.register(on: routes)
         settings.register(on: routes)
         foods.register(on: routes)
+        summaries.register(on: routes)
     }
 }

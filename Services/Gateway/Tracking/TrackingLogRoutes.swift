@@ -48,7 +48,7 @@ struct TrackingLogRoutes: Sendable {
         } catch let conflict as TrackingLogEnrichment.Conflict {
             return conflict.answer
         }
-        let (position, eventId) = try await Self.publish(
+        let (position, _) = try await Self.publish(
             kind.logged(logId: logId, childId: child.childId, householdId: child.householdId, loggedBy: user, clientId: clientId, at: input.at,
                         detail: checked.detail), publisher: publisher, correlationId: context.correlationId)
         try await consistency.awaitApplied(position, projections: [Self.projection])

@@ -246,6 +246,7 @@ extension EventCatalogue {
             AssistantActionProposed.self,
             AssistantActionRejected.self,
             AssistantActionExecuted.self,
+            SummaryRequested.self,
         ] + TrackingLogKind.payloadTypes,
         upcasters: [
             NotificationSettingsUpdatedV2.upcasterFromV1,

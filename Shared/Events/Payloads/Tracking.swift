@@ -631,3 +631,62 @@ extension TrackingLogKind {
         }
     }
 }
+
+/// `assist.summary_requested` v1: a caregiver asked for a pediatrician summary of a child over a
+/// range of days. On `assist.requests` beside plans and assistant messages (keyed by run), so the
+/// orchestrator claims, budgets, safety-checks and streams it like any run. The metrics are
+/// computed by the gateway from the logs and travel in the request: the run writes the words, never
+/// the numbers. Sealed with the run's key: the summary ages out with the run.
+public struct SummaryRequested: EventPayload {
+    public static let eventType = "assist.summary_requested"
+    public static let version = 1
+    public static let topic = Topic.assistRequests
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "child_name": .run("run_id", erased: .string("")),
+            "parent_notes": .run("run_id"),
+            "metrics": .run("run_id"),
+        ],
+        notPersonal: ["run_id", "user_id", "household_id", "child_id", "from", "to"])
+
+    public var runId: UUID
+    public var userId: UUID
+    public var householdId: UUID
+    public var childId: UUID
+    public var childName: String
+    /// `YYYY-MM-DD`, both included.
+    public var from: String
+    public var to: String
+    /// PII-redacted by the gateway.
+    public var parentNotes: String?
+    /// `SummaryMetrics` as JSON (null once the run's key is destroyed).
+    public var metrics: JSONValue?
+
+    public var aggregateKey: String { runId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case runId = "run_id"
+        case userId = "user_id"
+        case householdId = "household_id"
+        case childId = "child_id"
+        case childName = "child_name"
+        case from, to
+        case parentNotes = "parent_notes"
+        case metrics
+    }
+
+    public init(
+        runId: UUID, userId: UUID, householdId: UUID, childId: UUID, childName: String, from: String, to: String, parentNotes: String?,
+        metrics: JSONValue
+    ) {
+        self.runId = runId
+        self.userId = userId
+        self.householdId = householdId
+        self.childId = childId
+        self.childName = childName
+        self.from = from
+        self.to = to
+        self.parentNotes = parentNotes
+        self.metrics = metrics
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import HearthDomain
+import HearthEvents
+import HearthRuntime
+import HearthStore
+import HTTPTypes
+import Hummingbird
+
+/// Starts a run on behalf of a route that is not a plan or an assistant message (a child's
+/// pediatrician summary): the same steps in the same order as they do: wait until the
+/// `assist.events` follower runs, take a unit of the monthly quota, subscribe before publishing
+/// (the run's first events may come back within a millisecond), publish the request, and stream
+/// the run back as SSE or NDJSON.
+struct RunLauncher: Sendable {
+    let requests: EventPublisher
+    let hub: RunEventHub
+    let streamer: RunStreamer
+    let quota: MonthlyQuota
+    let recent: RecentRuns
+
+    func launch<P: EventPayload>(_ event: P, runId: UUID, user: UUID, request: Request, context: HearthRequestContext) async throws -> Response {
+        let format = RunStreamFormat(accept: request.headers[.accept])
+        guard await hub.waitUntilFollowing(timeout: AssistRoutes.followerWait) else {
+            throw APIError(.serviceUnavailable, code: "not_ready", message: "the gateway is still starting; retry shortly")
+        }
+        let today = CalendarDay(Date(), in: .gmt)
+        if case .exceeded(let used) = try await quota.admit(user, today: today) {
+            throw APIError(
+                .tooManyRequests, code: "quota_exceeded", message: "the monthly assistant quota is used up (\(used) of \(quota.limit))",
+                headers: [.retryAfter: String(AssistantRoutes.secondsToNextMonth(after: Date()))])
+        }
+        let subscription = hub.subscribe(runId)
+        recent.admitted(runId, for: user)
+        do {
+            try await requests.publish(event, correlationId: context.correlationId)
+        } catch {
+            subscription.finish()
+            await quota.release(user, today: today)
+            context.logger.error("cannot publish a run request", metadata: ["type": "\(P.eventType)", "error": "\(error)"])
+            throw APIError(.serviceUnavailable, code: "unavailable", message: "runs cannot start right now; retry shortly")
+        }
+        var headers = format.headers
+        headers[HTTPField.Name("X-Run-Id")!] = runId.uuidString.lowercased()
+        let streamer = streamer
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await streamer.stream(runId: runId, subscription: subscription, backlog: [], after: 0, format: format, writer: &writer)
+            try await writer.finish(nil)
+        })
+    }
+}

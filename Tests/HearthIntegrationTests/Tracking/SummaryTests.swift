@@ -1,0 +1,113 @@
+import Foundation
+import HearthDomain
+import Testing
+
+extension BackboneSuite.Tracking {
+    /// A pediatrician summary end to end: the metrics from the logs, a summary run streamed like
+    /// any run (its narrative's numbers all from the metrics), listed, and read as JSON and as a
+    /// PDF that poppler reads back and renders; a medical question in the notes is refused, and
+    /// bad ranges are 400s naming the field.
+    @Test func aSummaryRunGivesMetricsANarrativeAndAPDF() async throws {
+        try await AssistStack.with { gateway, _ in
+            let family = try await TrackingFamily.make(gateway)
+            let now = Date()
+            for hours in [30.0, 27, 24, 6, 3] {
+                _ = try await family.log("feeds", ["method": "bottle", "amount": 150, "unit": "ml", "at": TrackingTime.iso(now.addingTimeInterval(-hours * 3600))])
+            }
+            _ = try await family.log("sleeps", ["at": TrackingTime.iso(now.addingTimeInterval(-5 * 3600)), "ended_at": TrackingTime.iso(now.addingTimeInterval(-4 * 3600)), "period": "nap"])
+            _ = try await family.log("diapers", ["contents": "wet", "at": TrackingTime.ago(3000)])
+            _ = try await family.log("foods", ["food": "Scrambled egg", "reaction": "mild", "symptoms": ["rash"], "at": TrackingTime.ago(7200)])
+            _ = try await family.log("growth", ["weight": 7.6, "weight_unit": "kg", "at": TrackingTime.ago(3600)])
+            let today = String(TrackingTime.iso(now).prefix(10))
+            let weekAgo = String(TrackingTime.iso(now.addingTimeInterval(-6 * 86_400)).prefix(10))
+            let url = family.url("summaries")
+
+            let reply = try await HTTPTestClient.postJSON(url, ["from": weekAgo, "to": today, "parent_notes": "She has been teething this week."], headers: family.user.headers)
+            #expect(reply.status == 200, "\(reply.text)")
+            let events = try AssistWire.sse.parse(reply.body).events
+            let final = try #require(events.first { $0.event == "final" }?.object, "\(events.map(\.event))")
+            let metricsJSON = try JSONSerialization.data(withJSONObject: try #require(final["metrics"]))
+            let metrics = try JSONDecoder().decode(SummaryMetrics.self, from: metricsJSON)
+            #expect(metrics.days == 7)
+            #expect(metrics.feeding?.totalFeeds == 5)
+            #expect(metrics.feeding?.averageBottleMl == 150)
+            #expect(metrics.foods?.reactions.first?.food == "Scrambled egg")
+            #expect(metrics.growth?.weightKg?.end == 7.6)
+            #expect(metrics.medication == nil, "a section with no data is absent")
+            let narrative = try JSONDecoder().decode(SummaryNarrative.self, from: try JSONSerialization.data(withJSONObject: try #require(final["narrative"])))
+            let allowed = try SummaryNumber.allowed(in: metrics)
+            for number in SummaryNumber.numbers(in: narrative.text) { #expect(allowed.contains(number), "\(number) in \(narrative.text)") }
+            #expect(narrative.concerns.contains { $0.contains("Scrambled egg") })
+            #expect(final["parent_notes"] as? String == "She has been teething this week.")
+            let runId = try #require(events.first?.runId)
+
+            // Read at once by its id (the gateway waits for a run it just streamed to be projected), then listed.
+            let json = try await HTTPTestClient.send("GET", url.appendingPathComponent("\(runId).json"), headers: family.user.headers)
+            #expect(json.status == 200 && (json.json["narrative"] as? [String: Any]) != nil, "\(json.text)")
+            let list = try await HTTPTestClient.send("GET", url, headers: family.user.headers)
+            #expect((list.json["summaries"] as? [[String: Any]])?.first?["summary_id"] as? String == runId, "\(list.text)")
+            let pdf = try await HTTPTestClient.send("GET", url.appendingPathComponent("\(runId).pdf"), headers: family.user.headers)
+            #expect(pdf.status == 200 && pdf.header("Content-Type") == "application/pdf")
+            #expect(pdf.body.starts(with: Data("%PDF-".utf8)))
+            let text = try Poppler.text(of: pdf.body)
+            #expect(text.contains("Pediatrician summary: Maya"), "\(text)")
+            #expect(text.contains("Feeds per day") && text.contains("150 ml") && text.contains("not medical advice"), "\(text)")
+            #expect(text.contains("She has been teething"))
+            let png = try Poppler.firstPage(of: pdf.body)
+            #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            if let directory = ProcessInfo.processInfo.environment["HEARTH_CHART_SAMPLES"] {
+                try png.write(to: URL(fileURLWithPath: directory).appendingPathComponent("summary-page-1.png"))
+            }
+
+            // Another household sees nothing of it.
+            let stranger = try await TrackingFamily.make(gateway, name: "Leo")
+            #expect(try await HTTPTestClient.send("GET", url.appendingPathComponent("\(runId).pdf"), headers: stranger.user.headers).status == 404)
+
+            // A request for medical advice in the notes ends the run with a refusal.
+            let trap = try await HTTPTestClient.postJSON(
+                url, ["from": weekAgo, "to": today, "parent_notes": "What dose of ibuprofen should I give her for the teething?"], headers: family.user.headers)
+            let trapEvents = try AssistWire.sse.parse(trap.body).events
+            #expect(trapEvents.contains { $0.event == "refusal" }, "\(trapEvents.map(\.event))")
+            #expect(!trapEvents.contains { $0.event == "final" })
+
+            // Bad ranges and notes: 400 naming the field, no run.
+            for (body, field) in [
+                (["from": today, "to": weekAgo], "to"), (["from": "2024-01-01", "to": today], "to"), (["from": "last week", "to": today], "from"),
+                (["from": weekAgo, "to": today, "parent_notes": String(repeating: "x", count: 2001)], "parent_notes"),
+            ] as [([String: Any], String)] {
+                let bad = try await HTTPTestClient.postJSON(url, body, headers: family.user.headers)
+                #expect(bad.status == 400 && bad.errorField == field, "\(body): \(bad.text)")
+            }
+        }
+    }
+}
+
+/// poppler-utils (installed by `make setup`): what a PDF reader sees.
+enum Poppler {
+    static func text(of pdf: Data) throws -> String {
+        String(decoding: try run("pdftotext", ["-layout", "{in}", "-"], input: pdf, output: nil), as: UTF8.self)
+    }
+
+    static func firstPage(of pdf: Data) throws -> Data {
+        try run("pdftoppm", ["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile", "{in}", "{out}"], input: pdf, output: ".png")
+    }
+
+    private static func run(_ tool: String, _ arguments: [String], input: Data, output: String?) throws -> Data {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-poppler-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("in.pdf")
+        try input.write(to: file)
+        let out = directory.appendingPathComponent("out")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments.map { $0 == "{in}" ? file.path : $0 == "{out}" ? out.path : $0 }
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        if let output { return try Data(contentsOf: URL(fileURLWithPath: out.path + output)) }
+        return data
+    }
+}
