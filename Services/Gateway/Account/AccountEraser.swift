@@ -43,10 +43,6 @@ struct AccountEraser: Sendable {
     }
 
     private func erase(_ user: UUID) async throws {
-        var runs: [UUID] = []
-        for try await run in try await client.query("SELECT run_id FROM agent_runs WHERE user_id = \(user) ORDER BY run_id", logger: logger).decode(UUID.self) {
-            runs.append(run)
-        }
         // The households nobody else belongs to go with their last member.
         var households: [UUID] = []
         let rows = try await client.query(
@@ -56,6 +52,12 @@ struct AccountEraser: Sendable {
               AND NOT EXISTS (SELECT 1 FROM user_households other WHERE other.household_id = uh.household_id AND other.user_id <> uh.user_id)
             """, logger: logger)
         for try await household in rows.decode(UUID.self) { households.append(household) }
+        // The user's runs, and every run made for a household that goes (a pediatrician summary a
+        // caregiver who has since moved away asked for holds the household's child's health data).
+        var runs: [UUID] = []
+        let runRows = try await client.query(
+            "SELECT run_id FROM agent_runs WHERE user_id = \(user) OR household_id = ANY(\(households)) ORDER BY run_id", logger: logger)
+        for try await run in runRows.decode(UUID.self) { runs.append(run) }
         let subjects = ["user:\(user.uuidString.lowercased())"]
             + runs.map { "run:\($0.uuidString.lowercased())" }
             + households.map { "household:\($0.uuidString.lowercased())" }

@@ -52,9 +52,10 @@ struct SummaryRoutes: Sendable {
         let days = to.daysSinceEpoch - from.daysSinceEpoch + 1
         guard days >= 1 else { throw APIError.invalid("to", "to must not be before from") }
         guard days <= Self.maxDays else { throw APIError.invalid("to", "a summary covers at most \(Self.maxDays) days") }
+        let zone = try await access.timeZone(of: user)
+        guard to <= CalendarDay(Date(), in: zone) else { throw APIError.invalid("to", "to must not be after today") }
         let notes = body.parentNotes?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let notes, notes.count > Self.maxNotes { throw APIError.invalid("parent_notes", "parent_notes must be at most \(Self.maxNotes) characters") }
-        let zone = try await access.timeZone(of: user)
         let metrics = try await metrics(of: child, from: from, to: to, zone: zone)
         let runId = EventIdentity.newId("summary_run")
         let event = SummaryRequested(
@@ -88,19 +89,20 @@ struct SummaryRoutes: Sendable {
         }
         return SummaryCalculator.metrics(
             input, from: start, to: end, now: Date(), child: SummaryChild(name: child.name, birth: child.birth, sex: child.sex.flatMap(GrowthSex.init(rawValue:))),
-            standards: growth, zone: zone)
+            standards: growth, zone: zone, days: to.daysSinceEpoch - from.daysSinceEpoch + 1)
     }
 
     struct StoredSummary: Sendable {
         var runId: UUID
         var state: String
+        var terminal: String?
         var startedAt: Date
         var final: JSONValue?
     }
 
     func list(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
         let (_, child) = try await access.child(request, context: context)
-        let summaries = try await stored(child: child, runId: nil)
+        let summaries = try await stored(child: child, runId: nil).filter { $0.terminal == "final" }
         return TrackingJSON(value: .object(["summaries": .array(summaries.map { summary in
             .object([
                 "summary_id": .string(summary.runId.uuidString.lowercased()), "state": .string(summary.state),
@@ -127,7 +129,13 @@ struct SummaryRoutes: Sendable {
                 found = try await stored(child: child, runId: id).first
             }
         }
-        guard let summary = found, let final = summary.final else { throw APIError.notFound("summary") }
+        guard let summary = found else { throw APIError.notFound("summary") }
+        guard summary.state != "running" else {
+            throw APIError(.conflict, code: "summary_not_ready", message: "the summary is still being written; retry shortly", headers: [.retryAfter: "1"])
+        }
+        guard summary.terminal == "final", let final = summary.final,
+              final["metrics"] != nil, final["narrative"] != nil
+        else { throw APIError.notFound("summary (the run ended without one: refused or failed)") }
         if format == "pdf" {
             let pdf = try await pdf(final, child: child)
             var headers = HTTPFields()
@@ -145,14 +153,19 @@ struct SummaryRoutes: Sendable {
     private func stored(child: TrackedChild, runId: UUID?) async throws -> [StoredSummary] {
         let rows = try await client.query(
             """
-            SELECT run_id, state, started_at, final::text FROM agent_runs
-            WHERE mode = 'summary' AND household_id = \(child.householdId) AND terminal_event = 'final'
-              AND final->>'child_id' = \(child.childId.uuidString.lowercased()) AND (\(runId)::uuid IS NULL OR run_id = \(runId))
-            ORDER BY started_at DESC, run_id LIMIT 100
+            SELECT r.run_id, r.state, r.terminal_event, r.started_at, r.final::text FROM agent_runs r
+            WHERE r.mode = 'summary' AND r.household_id = \(child.householdId)
+              AND (\(runId)::uuid IS NULL OR r.run_id = \(runId))
+              -- a finished summary names its child; one still running or ended without a summary is
+              -- found only by its id, by a member of the household (the run is the household's)
+              AND (r.final->>'child_id' = \(child.childId.uuidString.lowercased()) OR (\(runId)::uuid IS NOT NULL AND r.terminal_event IS DISTINCT FROM 'final'))
+            ORDER BY r.started_at DESC, r.run_id LIMIT 100
             """, logger: logger)
         var result: [StoredSummary] = []
-        for try await (id, state, started, final) in rows.decode((UUID, String, Date, String?).self) {
-            result.append(StoredSummary(runId: id, state: state, startedAt: started, final: try final.map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }))
+        for try await (id, state, terminal, started, final) in rows.decode((UUID, String, String?, Date, String?).self) {
+            result.append(StoredSummary(
+                runId: id, state: state, terminal: terminal, startedAt: started,
+                final: try final.map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }))
         }
         return result
     }
@@ -162,8 +175,9 @@ struct SummaryRoutes: Sendable {
         func decode<T: Decodable>(_ type: T.Type, _ value: JSONValue?) throws -> T {
             try decoder.decode(T.self, from: JSONEncoder().encode(value ?? .null))
         }
-        let metrics = try decode(SummaryMetrics.self, final["metrics"])
-        let narrative = try decode(SummaryNarrative.self, final["narrative"])
+        guard let metrics = try? decode(SummaryMetrics.self, final["metrics"]), let narrative = try? decode(SummaryNarrative.self, final["narrative"]) else {
+            throw APIError.notFound("summary (its stored form is not one this gateway reads)")
+        }
         let from = final["from"]?.string ?? "", to = final["to"]?.string ?? ""
         var chart: PDFGrowthChart?
         if let sex = child.sex.flatMap(GrowthSex.init(rawValue:)), let birth = child.birth, let end = CalendarDay(isoDate: to) {

@@ -94,13 +94,39 @@ import Testing
 
     @Test func theNarrativeAsksRatherThanDiagnoses() throws {
         var input = Self.fortnight
-        input.diapers = input.diapers.prefix(20).map { $0 }  // far fewer wet diapers than a baby has
+        // Diapers logged all day long, but only two wet ones a day: far fewer than a baby has.
+        input.diapers = (1...14).flatMap { day in
+            [7.0, 12].map { DiaperSample(at: Self.at(day, $0), wet: true, dirty: false) }
+                + [9.0, 15, 18].map { DiaperSample(at: Self.at(day, $0), wet: false, dirty: true) }
+        }
         let narrative = SummaryNarrative.template(try Self.metrics(input), childName: "Maya")
         #expect(narrative.concerns.contains { $0.contains("drinking enough") })
         for sentence in narrative.concerns { #expect(sentence.lowercased().contains("ask your pediatrician"), "\(sentence)") }
         for word in ["diagnos", "is allergic", "has an allergy", "dehydrated", "disease"] {
             #expect(!narrative.text.lowercased().contains(word), "\(word) in \(narrative.text)")
         }
+    }
+
+    @Test func daysWithoutDiapersLoggedRaiseNoHydrationQuestion() throws {
+        var input = Self.fortnight
+        input.diapers = Array(input.diapers.prefix(12))  // two days' worth: the daycare's days are not logged
+        let narrative = SummaryNarrative.template(try Self.metrics(input), childName: "Maya")
+        #expect(!narrative.concerns.contains { $0.contains("drinking enough") })
+    }
+
+    @Test func aModelsTextIsKeptOnlyWhenEveryNumberIsAMetric() throws {
+        let metrics = try Self.metrics()
+        let names = ["Maya", "2026-03-01", "2026-03-14"] + metrics.names
+        func kept(_ text: String) throws -> Bool { try SummaryNumber.onlyMetrics(in: text, metrics: metrics, ignoring: names) }
+        #expect(try kept("From 2026-03-01 Maya slept 11.5 hours a day and fed 6 times, bottles of 120 ml."))
+        #expect(try kept("Weight went from 7 kg to 7.3 kg, up 0.3 kg; Peanut butter caused a mild reaction on 2026-03-05."))
+        #expect(try !kept("Maya slept 12 hours a day."), "an invented number")
+        #expect(try !kept("Maya had three naps a day."), "a number in words cannot be checked")
+        #expect(try !kept("Maya fed ６ times a day."), "digits of another script cannot be checked")
+        #expect(try kept("Maya slept 11.50 hours a day."), "the same value written another way")
+        var losing = metrics
+        losing.growth?.weightKg?.change = -0.2
+        #expect(try SummaryNumber.onlyMetrics(in: "Her weight changed by -0.2 kg (0.2 kg down).", metrics: losing, ignoring: names))
     }
 
     @Test func numbersAreReadOutOfText() {

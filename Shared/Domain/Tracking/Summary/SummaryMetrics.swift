@@ -188,11 +188,13 @@ public struct SummaryChild: Sendable {
 
 public enum SummaryCalculator {
     /// The metrics over `[from, to)`. `now` bounds a sleep still going on. Figures per day divide by
-    /// the range's days (whole days, at least one); averages are of the events that have the value.
+    /// the range's days: `days` when the caller counted calendar days (a range over a clock change
+    /// is not a day longer), else whole days of 24 h; averages are of the events that have the value.
     public static func metrics(
-        _ input: SummaryInput, from: Date, to: Date, now: Date, child: SummaryChild, standards: GrowthStandards?, zone: TimeZone
+        _ input: SummaryInput, from: Date, to: Date, now: Date, child: SummaryChild, standards: GrowthStandards?, zone: TimeZone,
+        days calendarDays: Int? = nil
     ) -> SummaryMetrics {
-        let days = max(1, Int((to.timeIntervalSince(from) / 86_400).rounded(.up)))
+        let days = max(1, calendarDays ?? Int((to.timeIntervalSince(from) / 86_400).rounded(.up)))
         let inRange = { (date: Date) in date >= from && date < to }
         func perDay(_ count: Double) -> Double { round1(count / Double(days)) }
 
@@ -221,7 +223,8 @@ public enum SummaryCalculator {
                 totalNaps: naps.count)
         }
 
-        let feeds = input.feeds.filter { inRange($0.at) }.sorted { $0.at < $1.at }
+        // Milk feeds: solids are meals, counted with the foods.
+        let feeds = input.feeds.filter { inRange($0.at) && $0.kind != .solids }.sorted { $0.at < $1.at }
         if !feeds.isEmpty {
             let gaps = zip(feeds, feeds.dropFirst()).map { $1.at.timeIntervalSince($0.at) / 60 }
             let bottles = feeds.compactMap(\.bottleMl)
@@ -294,5 +297,11 @@ public enum SummaryCalculator {
 extension SummaryMetrics {
     public init(days: Int) {
         self.days = days
+    }
+
+    /// The words of the metrics that may hold digits (food and medicine names, reaction days): a
+    /// narrative's number check leaves them out.
+    public var names: [String] {
+        (foods?.newFoods ?? []) + (foods?.reactions.flatMap { [$0.food, $0.day] } ?? []) + (medication?.names ?? [])
     }
 }

@@ -50,7 +50,12 @@ public struct SummaryNarrative: Sendable, Equatable, Codable {
         }
         if let diapers = metrics.diapers {
             feeding.append("There were \(n(diapers.changesPerDay)) diaper changes a day: \(diapers.wet) wet and \(diapers.dirty) dirty in all.")
-            if Double(diapers.wet) / Double(metrics.days) < fewWetDiapersPerDay, metrics.feeding?.averageBottleMl != nil || metrics.feeding?.averageNursingMinutes != nil {
+            highlights.append("Diapers: \(n(diapers.changesPerDay)) changes a day.")
+            // Only when diapers seem logged all day long: a range with days of no diaper logged (a
+            // daycare's days) is incomplete, not a baby drinking too little.
+            if diapers.changesPerDay >= fewWetDiapersPerDay, Double(diapers.wet) / Double(metrics.days) < fewWetDiapersPerDay,
+               metrics.feeding?.averageBottleMl != nil || metrics.feeding?.averageNursingMinutes != nil
+            {
                 concerns.append("Fewer wet diapers were logged than a baby usually has: ask your pediatrician whether \(name) is drinking enough.")
             }
         }
@@ -65,6 +70,7 @@ public struct SummaryNarrative: Sendable, Equatable, Codable {
             if !foods.allergenExposures.isEmpty {
                 let list = foods.allergenExposures.sorted { $0.key < $1.key }.map { "\($0.key.replacingOccurrences(of: "_", with: " ")) \($0.value)×" }
                 more.append("Allergen exposures: \(list.joined(separator: ", ")).")
+                highlights.append("Allergens met: \(foods.allergenExposures.keys.sorted().map { $0.replacingOccurrences(of: "_", with: " ") }.joined(separator: ", ")).")
             }
             for reaction in foods.reactions {
                 concerns.append("Ask your pediatrician about the \(reaction.reaction) reaction to \(reaction.food).")
@@ -82,6 +88,7 @@ public struct SummaryNarrative: Sendable, Equatable, Codable {
             }
             if let length = growth.lengthCm {
                 more.append("Length went from \(n(length.start)) cm to \(n(length.end)) cm.")
+                highlights.append("Length: \(n(length.end)) cm.")
             }
         }
         if let medication = metrics.medication {
@@ -90,8 +97,19 @@ public struct SummaryNarrative: Sendable, Equatable, Codable {
         }
         more.insert(contentsOf: rest, at: 0)
         if !more.isEmpty { paragraphs.append(more.joined(separator: " ")) }
-        if paragraphs.isEmpty { paragraphs = ["Nothing was logged for \(name) in these \(metrics.days) days."] }
-        if highlights.isEmpty { highlights = ["Nothing was logged in the range."] }
+        let nothing = metrics.sleep == nil && metrics.feeding == nil && metrics.foods == nil && metrics.medication == nil
+            && metrics.diapers == nil && metrics.growth == nil
+        if nothing {
+            paragraphs = ["Nothing was logged for \(name) in these \(metrics.days) days."]
+            highlights = ["Nothing was logged in the range."]
+        }
+        // Two paragraphs at least: what was not logged is worth saying too.
+        if paragraphs.count < 2 {
+            let missing = [("feeds", metrics.feeding == nil), ("sleep", metrics.sleep == nil), ("diapers", metrics.diapers == nil),
+                           ("foods", metrics.foods == nil), ("growth", metrics.growth == nil)].filter(\.1).map(\.0)
+            paragraphs.append(missing.isEmpty ? "Everything above comes from the family's own logs."
+                : "No \(missing.joined(separator: ", ")) were logged in the range, so the summary says nothing of them.")
+        }
         return SummaryNarrative(
             paragraphs: Array(paragraphs.prefix(3)), highlights: Array(highlights.prefix(5)), concerns: concerns, disclaimer: disclaimer)
     }
@@ -123,13 +141,43 @@ public enum SummaryNumber {
         return found
     }
 
+    /// Whether every number written in `text` is one of the metrics (compared as values, a sign
+    /// included), once the strings in `ignoring` (names, dates) are taken out; numbers in words or
+    /// in other scripts' digits are not accepted, as they cannot be checked.
+    public static func onlyMetrics(in text: String, metrics: SummaryMetrics, ignoring: [String]) throws -> Bool {
+        var text = text
+        for name in ignoring.sorted(by: { $0.count > $1.count }) where !name.isEmpty { text = text.replacingOccurrences(of: name, with: " ") }
+        if text.contains(where: { !$0.isASCII && $0.isNumber }) { return false }
+        let words = Set(text.lowercased().split(whereSeparator: { !$0.isLetter }).map(String.init))
+        if !words.isDisjoint(with: numberWords) { return false }
+        let allowed = Set(try Self.allowed(in: metrics).compactMap(Double.init))
+        let absolute = Set(allowed.map(abs))
+        return numbers(in: text, signed: true).allSatisfy { text in
+            guard let value = Double(text) else { return false }
+            return allowed.contains(value) || absolute.contains(abs(value))
+        }
+    }
+
+    static let numberWords: Set<String> = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "fifteen", "twenty",
+        "thirty", "hundred", "twice", "thrice", "dozen", "half", "quarter",
+    ]
+
     /// The numbers written in `text` (digits with an optional decimal part).
-    public static func numbers(in text: String) -> [String] {
+    public static func numbers(in text: String, signed: Bool = false) -> [String] {
         var result: [String] = []
         var current = ""
+        var previous: Character = " "
         for character in text + " " {
-            if character.isASCII, character.isNumber || (character == "." && !current.isEmpty) {
+            defer { previous = character }
+            if signed, character == "-", current.isEmpty, !(previous.isLetter || previous.isNumber) {
+                current = "-"
+                continue
+            }
+            if character.isASCII, character.isNumber || (character == "." && !current.isEmpty && current != "-") {
                 current.append(character)
+            } else if current == "-" {
+                current = ""
             } else if !current.isEmpty {
                 result.append(current.hasSuffix(".") ? String(current.dropLast()) : current)
                 current = ""
