@@ -7,6 +7,8 @@
 #            Shared/Content/eval/queries.json; fails unless hybrid beats both on nDCG@10.
 #   extraction  hearthctl eval extraction: precision/recall of profile fact extraction per kind
 #            and overall over Shared/Content/eval/extraction.json; fails below 0.85 overall.
+#   import   hearthctl eval import: precision/recall of the daycare report parser over the sample
+#            sheets (the printed ones also through a PDF and a photo); fails below 0.9.
 #
 # Environment: HEARTH_EVAL_PG_PORT (55452), HEARTH_EVAL_ARGS (extra arguments for every
 # evaluation, e.g. "--verbose"), HEARTH_EMBEDDING_PROVIDER and the other embedding settings.
@@ -43,5 +45,9 @@ log "search evaluation"
 # --- extraction -------------------------------------------------------------------------------
 log "profile fact extraction evaluation"
 "$BIN/hearthctl" eval extraction --min-precision 0.85 --min-recall 0.85 "${extra_args[@]}" || status=1
+
+# --- daycare report import ----------------------------------------------------------------------
+log "daycare report parser evaluation"
+"$BIN/hearthctl" eval import --min-precision 0.9 --min-recall 0.9 "${extra_args[@]}" || status=1
 
 exit "$status"

@@ -20,8 +20,9 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1
 # docker-compose (v1) is only used to validate compose.yaml; its recommended docker.io engine is
 # not installed (--no-install-recommends).
 # libvips-tools: `vipsthumbnail`, which makes the thumbnails of tracking photos (gateway);
-# poppler-utils (pdftotext, pdftoppm) reads back the summary PDFs in the tests.
-APT_PKGS=(librdkafka-dev pkg-config wrk kcat docker-compose curl ca-certificates libvips-tools poppler-utils)
+# poppler-utils (pdftotext, pdftoppm) and tesseract-ocr read daycare reports (gateway) and the
+# summary PDFs in the tests.
+APT_PKGS=(librdkafka-dev pkg-config wrk kcat docker-compose curl ca-certificates libvips-tools poppler-utils tesseract-ocr tesseract-ocr-eng)
 
 is_installed() {
   [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]

@@ -13,6 +13,7 @@ struct TrackingAPI: Sendable {
     let settings: TrackingSettingsRoutes
     let foods: FoodCatalogueRoutes
     let summaries: SummaryRoutes
+    let imports: DaycareImportRoutes
 
     static func make(
         host: ServiceHost, membership: MembershipReadModel, users: UserReadModel, consistency: ReadConsistency, launcher: RunLauncher
@@ -33,7 +34,10 @@ struct TrackingAPI: Sendable {
                 publisher: host.publisher, readModel: readModel, access: access, membership: membership, consistency: consistency),
             foods: FoodCatalogueRoutes(catalogue: catalogue),
             summaries: SummaryRoutes(
-                readModel: readModel, access: access, launcher: launcher, growth: growth, client: host.postgres, logger: host.logger))
+                readModel: readModel, access: access, launcher: launcher, growth: growth, client: host.postgres, logger: host.logger),
+            imports: DaycareImportRoutes(
+                publisher: host.publisher, readModel: readModel, access: access, consistency: consistency, client: host.postgres,
+                tools: ToolRunner(), logger: host.logger))
     }
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {
@@ -44,5 +48,6 @@ struct TrackingAPI: Sendable {
         settings.register(on: routes)
         foods.register(on: routes)
         summaries.register(on: routes)
+        imports.register(on: routes)
     }
 }

@@ -20,7 +20,10 @@ import PostgresNIO
 public struct TrackingLogsProjection: Projection {
     public let name = "tracking_logs"
     public let topics: [Topic] = [.tracking, .users]
-    public let tables = ["tracking_logs", "child_profiles", "allergen_check_ins", "child_allergens", "tracking_settings", "caregiver_reminders"]
+    public let tables = [
+        "tracking_logs", "child_profiles", "allergen_check_ins", "child_allergens", "tracking_settings", "caregiver_reminders", "daycare_imports",
+        "daycare_import_suggestions",
+    ]
     public let eventTypes: Set<String>? = Set(TrackingLogKind.payloadTypes.map { $0.eventType } + [UserErased.eventType])
 
     public init() {}
@@ -72,6 +75,61 @@ public struct TrackingLogsProjection: Projection {
                     ON CONFLICT (user_id) DO UPDATE SET household_id = EXCLUDED.household_id, feed_reminders = EXCLUDED.feed_reminders,
                         feed_lead_minutes = EXCLUDED.feed_lead_minutes, medication_reminders = EXCLUDED.medication_reminders,
                         medication_breaks_quiet_hours = EXCLUDED.medication_breaks_quiet_hours
+                    """, logger: logger)
+            case let received as DaycareImportReceived:
+                guard let suggestions = received.suggestions else { continue }
+                let inserted = try await connection.query(
+                    """
+                    INSERT INTO daycare_imports (import_id, child_id, household_id, uploaded_by, filename, format, report_day, time_zone, unread_lines,
+                                                 received_at)
+                    VALUES (\(received.importId), \(received.childId), \(received.householdId), \(received.uploadedBy), \(received.filename),
+                            \(received.format), \(received.reportDay)::date, \(received.timeZone), \(received.unreadLines), \(event.metadata.occurredAt))
+                    ON CONFLICT (import_id) DO NOTHING
+                    RETURNING import_id
+                    """, logger: logger)
+                var isNew = false
+                for try await _ in inserted { isNew = true }
+                guard isNew else { continue }
+                for (index, suggestion) in suggestions.enumerated() {
+                    try await connection.query(
+                        """
+                        INSERT INTO daycare_import_suggestions (import_id, household_id, index, kind, start_minute, end_minute, amount_ml, details, line)
+                        VALUES (\(received.importId), \(received.householdId), \(index), \(suggestion.kind), \(suggestion.start), \(suggestion.end),
+                                \(suggestion.amountMl), \(suggestion.details), \(suggestion.line))
+                        """, logger: logger)
+                }
+            case let changed as DaycareImportSuggestionChanged:
+                // Only before the commit: what was written stays as it was written.
+                try await connection.query(
+                    """
+                    UPDATE daycare_import_suggestions s SET keep = \(changed.keep),
+                        kind = coalesce(\(changed.suggestion?.kind), s.kind), start_minute = coalesce(\(changed.suggestion?.start), s.start_minute),
+                        end_minute = CASE WHEN \(changed.suggestion != nil) THEN \(changed.suggestion?.end) ELSE s.end_minute END,
+                        amount_ml = CASE WHEN \(changed.suggestion != nil) THEN \(changed.suggestion?.amountMl) ELSE s.amount_ml END,
+                        details = coalesce(\(changed.suggestion?.details), s.details), edited = s.edited OR \(changed.suggestion != nil)
+                    FROM daycare_imports i
+                    WHERE s.import_id = \(changed.importId) AND s.index = \(changed.index) AND i.import_id = s.import_id
+                      AND i.household_id = \(changed.householdId) AND i.committed_at IS NULL
+                    """, logger: logger)
+            case let committed as DaycareImportCommitted:
+                let first = try await connection.query(
+                    """
+                    UPDATE daycare_imports SET committed_at = \(event.metadata.occurredAt), committed_by = \(committed.committedBy)
+                    WHERE import_id = \(committed.importId) AND household_id = \(committed.householdId) AND committed_at IS NULL
+                    RETURNING import_id
+                    """, logger: logger)
+                var isFirst = false
+                for try await _ in first { isFirst = true }
+                guard isFirst else { continue }
+                for (index, logId) in zip(committed.indices, committed.logIds) {
+                    try await connection.query(
+                        "UPDATE daycare_import_suggestions SET log_id = \(logId) WHERE import_id = \(committed.importId) AND index = \(index)",
+                        logger: logger)
+                }
+                try await connection.query(
+                    """
+                    UPDATE tracking_logs SET source = 'daycare_import', import_id = \(committed.importId)
+                    WHERE log_id = ANY(\(committed.logIds)) AND child_id = \(committed.childId)
                     """, logger: logger)
             case let erased as UserErased:
                 try await erase(erased, on: connection, logger: logger)
@@ -240,6 +298,8 @@ public struct TrackingLogsProjection: Projection {
         try await connection.query("DELETE FROM tracking_settings WHERE household_id = ANY(\(households))", logger: logger)
         try await connection.query("DELETE FROM caregiver_reminders WHERE household_id = ANY(\(households))", logger: logger)
         try await connection.query("DELETE FROM tracking_photos WHERE household_id = ANY(\(households))", logger: logger)
+        try await connection.query("DELETE FROM daycare_import_suggestions WHERE household_id = ANY(\(households))", logger: logger)
+        try await connection.query("DELETE FROM daycare_imports WHERE household_id = ANY(\(households))", logger: logger)
     }
 
     static func json(_ detail: any TrackingLogDetail) throws -> String {

@@ -39,6 +39,9 @@ struct StoredLog: Sendable {
     var deleted: Bool
     var changeOffset: Int64
     var lastEventId: UUID
+    /// `daycare_import` for a log a committed import wrote (with the import), else nil.
+    var source: String? = nil
+    var importId: UUID? = nil
 
     func typedDetail() throws -> any TrackingLogDetail {
         try kind.decodeDetail(try JSONEncoder().encode(detail), decoder: .hearth())
@@ -64,6 +67,8 @@ struct StoredLog: Sendable {
         fields["deleted"] = .bool(deleted)
         fields["client_id"] = clientId.map(JSONValue.string) ?? .null
         fields["change"] = .string(String(changeOffset))
+        fields["source"] = .string(source ?? "app")
+        if let importId { fields["import_id"] = .string(importId.uuidString.lowercased()) }
         return .object(fields)
     }
 }
@@ -88,7 +93,7 @@ struct TrackingReadModel: Sendable {
 
     private static let columns = """
         log_id, child_id, household_id, kind, at, ended_at, detail::text, logged_by, client_id, version, logged_at, updated_at,
-        updated_by, deleted, change_offset, last_event_id
+        updated_by, deleted, change_offset, last_event_id, source, import_id
         """
 
     /// Stands for "no log" where a query excludes one.
@@ -253,14 +258,15 @@ struct TrackingReadModel: Sendable {
         let rows = try await client.query(query, logger: logger)
         var result: [StoredLog] = []
         for try await row in rows.decode(
-            (UUID, UUID, UUID, String, Date, Date?, String, UUID, String?, Int, Date, Date, UUID, Bool, Int64, UUID).self)
+            (UUID, UUID, UUID, String, Date, Date?, String, UUID, String?, Int, Date, Date, UUID, Bool, Int64, UUID, String?, UUID?).self)
         {
+            let (source, importId) = (row.16, row.17)
             guard let kind = TrackingLogKind(rawValue: row.3) else { continue }
             let detail = try JSONDecoder().decode(JSONValue.self, from: Data(row.6.utf8))
             result.append(StoredLog(
                 logId: row.0, childId: row.1, householdId: row.2, kind: kind, at: row.4, endedAt: row.5, detail: detail, loggedBy: row.7,
                 clientId: row.8, version: row.9, loggedAt: row.10, updatedAt: row.11, updatedBy: row.12, deleted: row.13,
-                changeOffset: row.14, lastEventId: row.15))
+                changeOffset: row.14, lastEventId: row.15, source: source, importId: importId))
         }
         return result
     }

@@ -547,7 +547,8 @@ extension TrackingLogKind {
         }
         return all(FeedDetail.self) + all(SleepDetail.self) + all(DiaperDetail.self) + all(GrowthDetail.self)
             + all(MedicationDetail.self) + all(FoodDetail.self) + all(PhotoDetail.self)
-            + [AllergenCheckInAnswered.self, ChildProfileSet.self, TrackingSettingsUpdated.self, CaregiverRemindersSet.self]
+            + [AllergenCheckInAnswered.self, ChildProfileSet.self, TrackingSettingsUpdated.self, CaregiverRemindersSet.self,
+               DaycareImportReceived.self, DaycareImportSuggestionChanged.self, DaycareImportCommitted.self]
     }
 }
 
@@ -688,5 +689,166 @@ public struct SummaryRequested: EventPayload {
         self.to = to
         self.parentNotes = parentNotes
         self.metrics = metrics
+    }
+}
+
+/// One log a daycare report suggests, as the parser read it (times are minutes after local
+/// midnight of the report's day).
+public struct ImportSuggestion: Codable, Sendable, Equatable {
+    /// `nap`, `feed`, `diaper`, `solids`, `medication` or `note`.
+    public var kind: String
+    public var start: Int
+    public var end: Int?
+    public var amountMl: Double?
+    public var details: String
+    public var line: Int
+
+    public init(kind: String, start: Int, end: Int?, amountMl: Double?, details: String, line: Int) {
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.amountMl = amountMl
+        self.details = details
+        self.line = line
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, start, end
+        case amountMl = "amount_ml"
+        case details, line
+    }
+}
+
+/// `tracking.import_received` v1: a daycare report was read into suggested logs, waiting for the
+/// caregiver to keep, drop or edit each and commit.
+public struct DaycareImportReceived: EventPayload {
+    public static let eventType = "tracking.import_received"
+    public static let version = 1
+    public static let topic = Topic.tracking
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "filename": .household("household_id"),
+            "suggestions": .household("household_id"),
+        ],
+        notPersonal: ["import_id", "child_id", "household_id", "uploaded_by", "format", "report_day", "time_zone", "unread_lines"])
+
+    public var importId: UUID
+    public var childId: UUID
+    public var householdId: UUID
+    public var uploadedBy: UUID
+    public var filename: String?
+    /// `text`, `csv`, `json`, `pdf` or `image`.
+    public var format: String
+    /// `YYYY-MM-DD`: the day the report is about.
+    public var reportDay: String
+    public var timeZone: String
+    /// Null once the household's key is destroyed.
+    public var suggestions: [ImportSuggestion]?
+    /// Lines that looked like entries but could not be read.
+    public var unreadLines: [Int]
+
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case importId = "import_id"
+        case childId = "child_id"
+        case householdId = "household_id"
+        case uploadedBy = "uploaded_by"
+        case filename, format
+        case reportDay = "report_day"
+        case timeZone = "time_zone"
+        case suggestions
+        case unreadLines = "unread_lines"
+    }
+
+    public init(
+        importId: UUID, childId: UUID, householdId: UUID, uploadedBy: UUID, filename: String?, format: String, reportDay: String, timeZone: String,
+        suggestions: [ImportSuggestion], unreadLines: [Int]
+    ) {
+        self.importId = importId
+        self.childId = childId
+        self.householdId = householdId
+        self.uploadedBy = uploadedBy
+        self.filename = filename
+        self.format = format
+        self.reportDay = reportDay
+        self.timeZone = timeZone
+        self.suggestions = suggestions
+        self.unreadLines = unreadLines
+    }
+}
+
+/// `tracking.import_suggestion_changed` v1: a caregiver kept, dropped or edited one suggestion.
+public struct DaycareImportSuggestionChanged: EventPayload {
+    public static let eventType = "tracking.import_suggestion_changed"
+    public static let version = 1
+    public static let topic = Topic.tracking
+    public static let privacy = PayloadPrivacy(
+        personal: ["suggestion": .household("household_id")],
+        notPersonal: ["import_id", "child_id", "household_id", "index", "keep", "changed_by"])
+
+    public var importId: UUID
+    public var childId: UUID
+    public var householdId: UUID
+    public var index: Int
+    public var keep: Bool
+    /// The edited suggestion, when it was edited.
+    public var suggestion: ImportSuggestion?
+    public var changedBy: UUID
+
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case importId = "import_id"
+        case childId = "child_id"
+        case householdId = "household_id"
+        case index, keep, suggestion
+        case changedBy = "changed_by"
+    }
+
+    public init(importId: UUID, childId: UUID, householdId: UUID, index: Int, keep: Bool, suggestion: ImportSuggestion?, changedBy: UUID) {
+        self.importId = importId
+        self.childId = childId
+        self.householdId = householdId
+        self.index = index
+        self.keep = keep
+        self.suggestion = suggestion
+        self.changedBy = changedBy
+    }
+}
+
+/// `tracking.import_committed` v1: the kept suggestions were written as ordinary logs (published
+/// just before, in the same household order): the suggestion `indices[i]` became `log_ids[i]`.
+public struct DaycareImportCommitted: EventPayload {
+    public static let eventType = "tracking.import_committed"
+    public static let version = 1
+    public static let topic = Topic.tracking
+    public static let privacy = PayloadPrivacy.nothingPersonal(["import_id", "child_id", "household_id", "committed_by", "indices", "log_ids"])
+
+    public var importId: UUID
+    public var childId: UUID
+    public var householdId: UUID
+    public var committedBy: UUID
+    public var indices: [Int]
+    public var logIds: [UUID]
+
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case importId = "import_id"
+        case childId = "child_id"
+        case householdId = "household_id"
+        case committedBy = "committed_by"
+        case indices
+        case logIds = "log_ids"
+    }
+
+    public init(importId: UUID, childId: UUID, householdId: UUID, committedBy: UUID, indices: [Int], logIds: [UUID]) {
+        self.importId = importId
+        self.childId = childId
+        self.householdId = householdId
+        self.committedBy = committedBy
+        self.indices = indices
+        self.logIds = logIds
     }
 }
