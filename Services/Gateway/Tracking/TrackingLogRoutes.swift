@@ -94,7 +94,8 @@ struct TrackingLogRoutes: Sendable {
                         detail: checked.detail, version: version), publisher: publisher, correlationId: context.correlationId)
         try await consistency.awaitApplied(position, projections: [Self.projection])
         guard let stored = try await readModel.log(existing.logId, child: child.childId) else { throw APIError.notFound("log") }
-        guard stored.lastEventId == eventId else {
+        // Ours is applied if it made the version it was meant to (another edit may be on top of it by now).
+        guard try await readModel.event(making: version, of: existing.logId) == eventId else {
             if let conflict = try await enrichment.overlap(input, child: child, logId: existing.logId, context: context) { return conflict }
             return TrackingJSON.conflict(
                 code: "stale_version", message: "someone changed the log first: merge with the current log and retry", field: "version",
@@ -121,7 +122,9 @@ struct TrackingLogRoutes: Sendable {
         let (position, eventId) = try await Self.publish(
             kind.deleted(logId: existing.logId, childId: child.childId, householdId: child.householdId, deletedBy: user, version: existing.version + 1), publisher: publisher, correlationId: context.correlationId)
         try await consistency.awaitApplied(position, projections: [Self.projection])
-        if let stored = try await readModel.log(existing.logId, child: child.childId), stored.lastEventId != eventId {
+        if let stored = try await readModel.log(existing.logId, child: child.childId),
+           try await readModel.event(making: existing.version + 1, of: existing.logId) != eventId
+        {
             return try TrackingJSON.conflict(
                 code: "stale_version", message: "someone changed the log first", field: "version", current: stored, requestId: context.requestId
             ).response(from: request, context: context)

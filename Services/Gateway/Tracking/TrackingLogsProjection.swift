@@ -22,7 +22,7 @@ public struct TrackingLogsProjection: Projection {
     public let topics: [Topic] = [.tracking, .users]
     public let tables = [
         "tracking_logs", "child_profiles", "allergen_check_ins", "child_allergens", "tracking_settings", "caregiver_reminders", "daycare_imports",
-        "daycare_import_suggestions",
+        "daycare_import_suggestions", "tracking_log_versions",
     ]
     public let eventTypes: Set<String>? = Set(TrackingLogKind.payloadTypes.map { $0.eventType } + [UserErased.eventType])
 
@@ -184,6 +184,7 @@ public struct TrackingLogsProjection: Projection {
                     updated_at = \(occurredAt), updated_by = \(by), change_offset = \(offset), last_event_id = \(event.metadata.id)
                 WHERE log_id = \(log.logId) AND child_id = \(log.childId) AND kind = \(kind.rawValue) AND version = \(version - 1) AND NOT deleted
                 """, logger: logger)
+            try await recordVersion(log, event: event, on: connection, logger: logger)
             if let food = detail as? FoodDetail {
                 // A check-in not yet answered follows the food: it asks about the allergens the food
                 // still holds, and is withdrawn when it holds none or the food is un-marked.
@@ -212,6 +213,7 @@ public struct TrackingLogsProjection: Projection {
                     change_offset = \(offset), last_event_id = \(event.metadata.id)
                 WHERE log_id = \(log.logId) AND child_id = \(log.childId) AND kind = \(kind.rawValue) AND version = \(version - 1) AND NOT deleted
                 """, logger: logger)
+            try await recordVersion(log, event: event, on: connection, logger: logger)
             if kind == .food { try await deriveAllergens(child: log.childId, household: log.householdId, on: connection, logger: logger) }
             // A deleted photo's bytes go with it (the blob store is the gateway's; deleting again
             // on a replay finds nothing).
@@ -262,6 +264,17 @@ public struct TrackingLogsProjection: Projection {
             """, logger: logger)
     }
 
+    /// The version this event made, when it was applied (the row names it as its last event).
+    private func recordVersion(_ log: any TrackingLogEvent, event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query(
+            """
+            INSERT INTO tracking_log_versions (log_id, version, event_id, household_id)
+            SELECT log_id, version, last_event_id, household_id FROM tracking_logs
+            WHERE log_id = \(log.logId) AND last_event_id = \(event.metadata.id)
+            ON CONFLICT DO NOTHING
+            """, logger: logger)
+    }
+
     /// Two phones can start the same sleep at once, both past the gateway's check: the first in the
     /// household's order is kept and the other is not applied (its writer is answered 409).
     private func overlapsAnotherSleep(
@@ -300,6 +313,7 @@ public struct TrackingLogsProjection: Projection {
         try await connection.query("DELETE FROM tracking_photos WHERE household_id = ANY(\(households))", logger: logger)
         try await connection.query("DELETE FROM daycare_import_suggestions WHERE household_id = ANY(\(households))", logger: logger)
         try await connection.query("DELETE FROM daycare_imports WHERE household_id = ANY(\(households))", logger: logger)
+        try await connection.query("DELETE FROM tracking_log_versions WHERE household_id = ANY(\(households))", logger: logger)
     }
 
     static func json(_ detail: any TrackingLogDetail) throws -> String {

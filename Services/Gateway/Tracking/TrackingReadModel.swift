@@ -171,6 +171,14 @@ struct TrackingReadModel: Sendable {
                 """ as PostgresQuery)).first
     }
 
+    /// The event that made `version` of the log, once applied.
+    func event(making version: Int, of logId: UUID) async throws -> UUID? {
+        let rows = try await client.query(
+            "SELECT event_id FROM tracking_log_versions WHERE log_id = \(logId) AND version = \(version)", logger: logger)
+        for try await id in rows.decode(UUID.self) { return id }
+        return nil
+    }
+
     func settings(of household: UUID) async throws -> TrackingSettingsRecord {
         let rows = try await client.query(
             "SELECT allergen_check_ins, check_in_delay_minutes FROM tracking_settings WHERE household_id = \(household)", logger: logger)
