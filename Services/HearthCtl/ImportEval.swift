@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HearthDomain
+import HearthRuntime
 
 /// `hearthctl eval import`: the daycare report parser's precision and recall on the sample sheets
 /// (each `<name>.txt|csv|json` beside its `<name>.expected.json`). The printed sheets (`*_printed.txt`)
@@ -31,8 +32,8 @@ struct ImportEval: AsyncParsableCommand {
             let format: DaycareReportFormat = name.hasSuffix(".csv") ? .csv : name.hasSuffix(".json") ? .json : .text
             var readings: [(String, String)] = [("file", text)]
             if stem.hasSuffix("_printed") {
-                if let viaPDF = Self.viaPDF(text) { readings.append(("pdf", viaPDF)) }
-                if let viaPhoto = Self.viaPhoto(text) { readings.append(("photo", viaPhoto)) }
+                if let viaPDF = await Self.viaPDF(text) { readings.append(("pdf", viaPDF)) }
+                if let viaPhoto = await Self.viaPhoto(text) { readings.append(("photo", viaPhoto)) }
             }
             for (how, content) in readings {
                 let actual = parser.parse(content, format: how == "file" ? format : .text).suggestions
@@ -51,46 +52,33 @@ struct ImportEval: AsyncParsableCommand {
         if overall.precision < minPrecision || overall.recall < minRecall { throw ExitCode(1) }
     }
 
-    static func viaPDF(_ text: String) -> String? {
+    /// A printed sheet: the text on A4 by Hearth's PDF writer.
+    static func printedPDF(_ text: String) -> Data {
         var layout = PDFPageLayout(document: PDFDocumentBuilder(title: "Daily report"))
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) { layout.paragraph(String(line), size: 11, spacingAfter: 2) }
-        return run(["pdftotext", "-layout", "{in}", "-"], input: layout.data(), extension: "pdf")
+        return layout.data()
     }
 
-    static func viaPhoto(_ text: String) -> String? {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-eval-\(UUID().uuidString.prefix(8))")
-        guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil else { return nil }
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let rendered = directory.appendingPathComponent("text.png"), photo = directory.appendingPathComponent("sheet.png")
-        for arguments in [["vips", "text", rendered.path, text, "--dpi", "200", "--font", "DejaVu Sans 12"], ["vips", "invert", rendered.path, photo.path]] {
-            guard launch(arguments) == 0 else { return nil }
-        }
-        guard let image = try? Data(contentsOf: photo) else { return nil }
-        return run(["tesseract", "{in}", "-", "--psm", "6"], input: image, extension: "png")
+    /// A photo of a printed sheet: the text rendered by libvips, black on white.
+    static func photo(of text: String, tools: ToolRunner = ToolRunner()) async throws -> Data {
+        let rendered = try await tools.run(
+            "vips", ["text", "{out}", text, "--dpi", "200", "--font", "DejaVu Sans 12"], input: Data(), inputExtension: "txt", outputExtension: "png")
+        let inverted = try await tools.run(
+            "vips", ["invert", "{in}", "{out}"], input: rendered.output ?? Data(), inputExtension: "png", outputExtension: "png")
+        return inverted.output ?? Data()
     }
 
-    private static func run(_ arguments: [String], input: Data, extension ext: String) -> String? {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-eval-\(UUID().uuidString.prefix(8))")
-        guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil else { return nil }
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("in.\(ext)"), out = directory.appendingPathComponent("out.txt")
-        guard (try? input.write(to: file)) != nil else { return nil }
-        FileManager.default.createFile(atPath: out.path, contents: nil)
-        guard let handle = try? FileHandle(forWritingTo: out) else { return nil }
-        defer { try? handle.close() }
-        let status = launch(arguments.map { $0 == "{in}" ? file.path : $0 }, stdout: handle)
-        return status == 0 ? try? String(contentsOf: out, encoding: .utf8) : nil
+    /// What the gateway reads of the sheet's PDF (`pdftotext`), nil without poppler.
+    static func viaPDF(_ text: String) async -> String? {
+        let result = try? await ToolRunner().run("pdftotext", ["-layout", "{in}", "-"], input: printedPDF(text), inputExtension: "pdf")
+        return result.map { String(decoding: $0.stdout, as: UTF8.self) }
     }
 
-    @discardableResult
-    private static func launch(_ arguments: [String], stdout: FileHandle? = nil) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        if let stdout { process.standardOutput = stdout }
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return 127 }
-        process.waitUntilExit()
-        return process.terminationStatus
+    /// What the gateway reads of the sheet's photo (`tesseract`), nil without libvips or tesseract.
+    static func viaPhoto(_ text: String) async -> String? {
+        guard let image = try? await photo(of: text), !image.isEmpty,
+              let result = try? await ToolRunner().run("tesseract", ["{in}", "-", "--psm", "6"], input: image, inputExtension: "png")
+        else { return nil }
+        return String(decoding: result.stdout, as: UTF8.self)
     }
 }

@@ -57,18 +57,19 @@ struct AssistAPI: Sendable {
         let recent = RecentRuns()
         let streamer = RunStreamer(
             runs: runs, idleTimeout: settings.streamIdleTimeout, heartbeatInterval: settings.heartbeatInterval, logger: logger)
+        let launcher = RunLauncher(requests: requests, hub: hub, streamer: streamer, quota: quota, recent: recent)
         return AssistAPI(
             routes: AssistRoutes(
                 publisher: requests, households: AssistHouseholdReader(client: host.postgres, logger: logger),
                 quota: quota, hub: hub, runs: runs, streamer: streamer, recent: recent),
             assistant: AssistantRoutes(
-                requests: requests, context: AssistantContextReader(client: host.postgres, logger: logger),
+                context: AssistantContextReader(client: host.postgres, logger: logger),
                 actions: AssistantActionReadModel(client: host.postgres, logger: logger),
                 executor: AssistantActionExecutor(
                     publisher: host.publisher, chats: ChatReadModel(client: host.postgres, logger: logger), client: host.postgres, logger: logger),
-                membership: membership, consistency: consistency, hub: hub, streamer: streamer, recent: recent, quota: quota),
+                membership: membership, consistency: consistency, launcher: launcher),
             usage: UsageRoutes(usage: UsageReadModel(client: host.postgres, logger: logger), quota: quota, admins: admins),
-            launcher: RunLauncher(requests: requests, hub: hub, streamer: streamer, quota: quota, recent: recent),
+            launcher: launcher,
             services: [producer, hub])
     }
 }

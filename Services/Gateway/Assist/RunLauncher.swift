@@ -6,11 +6,10 @@ import HearthStore
 import HTTPTypes
 import Hummingbird
 
-/// Starts a run on behalf of a route that is not a plan or an assistant message (a child's
-/// pediatrician summary): the same steps in the same order as they do: wait until the
-/// `assist.events` follower runs, take a unit of the monthly quota, subscribe before publishing
-/// (the run's first events may come back within a millisecond), publish the request, and stream
-/// the run back as SSE or NDJSON.
+/// Starts a run for a route other than a plan (an assistant message, a child's pediatrician
+/// summary): wait until the `assist.events` follower runs, take a unit of the monthly quota,
+/// subscribe before publishing (the run's first events may come back within a millisecond),
+/// publish the request, and stream the run back as SSE or NDJSON.
 struct RunLauncher: Sendable {
     let requests: EventPublisher
     let hub: RunEventHub
@@ -18,7 +17,9 @@ struct RunLauncher: Sendable {
     let quota: MonthlyQuota
     let recent: RecentRuns
 
-    func launch<P: EventPayload>(_ event: P, runId: UUID, user: UUID, request: Request, context: HearthRequestContext) async throws -> Response {
+    func launch<P: EventPayload>(
+        _ event: P, runId: UUID, user: UUID, request: Request, context: HearthRequestContext, headers extra: HTTPFields = [:]
+    ) async throws -> Response {
         let format = RunStreamFormat(accept: request.headers[.accept])
         guard await hub.waitUntilFollowing(timeout: AssistRoutes.followerWait) else {
             throw APIError(.serviceUnavailable, code: "not_ready", message: "the gateway is still starting; retry shortly")
@@ -41,6 +42,7 @@ struct RunLauncher: Sendable {
         }
         var headers = format.headers
         headers[HTTPField.Name("X-Run-Id")!] = runId.uuidString.lowercased()
+        headers.append(contentsOf: extra)
         let streamer = streamer
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             try await streamer.stream(runId: runId, subscription: subscription, backlog: [], after: 0, format: format, writer: &writer)

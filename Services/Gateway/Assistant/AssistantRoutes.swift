@@ -16,17 +16,14 @@ import Hummingbird
 /// (children do not sign in), so any of them may decide, as for profile facts.
 struct AssistantRoutes: Sendable {
     /// The assist slice's own producer: the request is one message the stream waits on.
-    let requests: EventPublisher
     let context: AssistantContextReader
     let actions: AssistantActionReadModel
     let executor: AssistantActionExecutor
     let membership: MembershipReadModel
     let consistency: ReadConsistency
-    let hub: RunEventHub
-    let streamer: RunStreamer
-    let recent: RecentRuns
-    /// The same monthly quota as plans: every assistant message is a model run.
-    let quota: MonthlyQuota
+    /// Starts each message's run: the same follower, monthly quota and stream as plans (every
+    /// assistant message is a model run).
+    let launcher: RunLauncher
     let redactor = PIIRedactor()
 
     static let projection = AssistantActionsProjection().name
@@ -78,49 +75,24 @@ struct AssistantRoutes: Sendable {
     func message(_ request: Request, context: HearthRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(AssistantMessageRequest.self, from: request, context: context).validated()
-        let format = RunStreamFormat(accept: request.headers[.accept])
         guard let household = try await self.context.context(of: user) else {
             throw APIError(.conflict, code: "no_household", message: "the assistant works for a household: create or join one first")
         }
-        guard await hub.waitUntilFollowing(timeout: AssistRoutes.followerWait) else {
-            throw APIError(.serviceUnavailable, code: "not_ready", message: "the gateway is still starting; retry shortly")
-        }
-        let today = CalendarDay(Date(), in: .gmt)
-        if case .exceeded(let used) = try await quota.admit(user, today: today) {
-            throw APIError(
-                .tooManyRequests, code: "quota_exceeded", message: "the monthly assistant quota is used up (\(used) of \(quota.limit))",
-                headers: [.retryAfter: String(Self.secondsToNextMonth(after: Date()))])
-        }
         let runId = EventIdentity.newId("assistant_run")
         let conversationId = body.conversationId ?? EventIdentity.newId("conversation")
-        // Subscribe before publishing: the run's first events may come back within a millisecond.
-        let subscription = hub.subscribe(runId)
-        recent.admitted(runId, for: user)
         let event = AssistantMessageRequested(
             runId: runId, conversationId: conversationId, userId: user, householdId: household.householdId,
             // PII never reaches Kafka: the text is redacted before it is published.
             text: redactor.redact(body.text),
             timeZone: body.timeZone?.identifier ?? household.timeZone.flatMap { LocalTime.zone(named: $0)?.identifier } ?? "UTC",
             requestedAt: Date(), members: household.members, chatIds: household.chatIds, profile: household.profile)
-        do {
-            try await requests.publish(event, correlationId: context.correlationId)
-        } catch {
-            subscription.finish()
-            await quota.release(user, today: today)
-            context.logger.error("cannot publish an assistant message", metadata: ["error": "\(error)"])
-            throw APIError(.serviceUnavailable, code: "unavailable", message: "the assistant cannot take messages right now; retry shortly")
-        }
+        let response = try await launcher.launch(
+            event, runId: runId, user: user, request: request, context: context,
+            headers: [Self.conversationHeader: conversationId.uuidString.lowercased()])
         context.logger.info("assistant message accepted", metadata: [
             "run_id": "\(runId.uuidString.lowercased())", "conversation_id": "\(conversationId.uuidString.lowercased())",
         ])
-        var headers = format.headers
-        headers[HTTPField.Name("X-Run-Id")!] = runId.uuidString.lowercased()
-        headers[Self.conversationHeader] = conversationId.uuidString.lowercased()
-        let streamer = streamer
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await streamer.stream(runId: runId, subscription: subscription, backlog: [], after: 0, format: format, writer: &writer)
-            try await writer.finish(nil)
-        })
+        return response
     }
 
     // MARK: actions
@@ -179,7 +151,7 @@ struct AssistantRoutes: Sendable {
         guard let actionId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.invalid("action_id", "the action id in the path must be a UUID")
         }
-        let wait = recent.hasRecentRun(of: user) ? Self.projectionWait : .zero
+        let wait = launcher.recent.hasRecentRun(of: user) ? Self.projectionWait : .zero
         guard let action = try await readOnceProjected(within: wait, { try await actions.action(actionId) }), try await membership.household(of: user) == action.householdId else {
             throw APIError.notFound("action")
         }

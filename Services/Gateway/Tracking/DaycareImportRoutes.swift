@@ -332,7 +332,7 @@ struct DaycareImportRoutes: Sendable {
             correlationId: context.correlationId)
         try await consistency.awaitApplied(position, projections: [TrackingLogRoutes.projection])
         var answer = try await view(importId, child: child)
-        answer.add("skipped", .array(skipped))
+        answer.value["skipped"] = .array(skipped)
         return answer
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HearthRuntime
 
 /// Makes a photo's thumbnail with libvips' `vipsthumbnail` (Debian `libvips-tools`, installed by
 /// `make setup`): it decodes JPEG and PNG, honours the EXIF orientation, and never holds more of a

@@ -60,7 +60,7 @@ struct SummaryRoutes: Sendable {
         let runId = EventIdentity.newId("summary_run")
         let event = SummaryRequested(
             runId: runId, userId: user, householdId: child.householdId, childId: child.childId, childName: child.name, from: from.isoDate,
-            to: to.isoDate, parentNotes: notes.flatMap { $0.isEmpty ? nil : redactor.redact($0) }, metrics: try JSONValue(encodingSummary: metrics))
+            to: to.isoDate, parentNotes: notes.flatMap { $0.isEmpty ? nil : redactor.redact($0) }, metrics: try JSONValueEncoder().encode(metrics))
         return try await launcher.launch(event, runId: runId, user: user, request: request, context: context)
     }
 
@@ -210,12 +210,5 @@ struct SummaryRoutes: Sendable {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         return calendar.date(from: DateComponents(year: day.year, month: day.month, day: day.day)) ?? Date(timeIntervalSince1970: TimeInterval(day.daysSinceEpoch * 86_400))
-    }
-}
-
-extension JSONValue {
-    /// The metrics as the event carries them.
-    init(encodingSummary metrics: SummaryMetrics) throws {
-        self = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(metrics))
     }
 }

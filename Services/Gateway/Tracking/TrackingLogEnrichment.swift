@@ -44,13 +44,7 @@ struct TrackingLogEnrichment: Sendable {
                 checked.warnings.append(TrackingWarning(
                     code: "too_young_for_food", message: "\(known.name) is for children from \(known.fromMonths) months: \(known.servingTip)", field: "food"))
             }
-            let statuses = try await readModel.allergens(of: child.childId)
-            for status in statuses where status.reactedAt != nil && food.allergens.contains(status.allergen) {
-                checked.warnings.append(TrackingWarning(
-                    code: "reacted_allergen",
-                    message: "\(child.name) reacted to \(CanonicalAllergen(status.allergen).displayName) on \(Timestamp.format(status.reactedAt!)): watch closely or ask your doctor",
-                    field: "food"))
-            }
+            checked.warnings += try await reactedAllergens(in: Set(food.allergens), child: child, field: "food")
             let watched = AllergenCheckIn.watched(in: food)
             if editing == nil, !watched.isEmpty {
                 let settings = try await readModel.settings(of: child.householdId)
@@ -68,12 +62,7 @@ struct TrackingLogEnrichment: Sendable {
             let allergens = Set((feed.foods ?? []).flatMap { name in
                 resolvedAllergens(food: name, declared: catalogue.food(named: name)?.allergens ?? [])
             })
-            for status in try await readModel.allergens(of: child.childId) where status.reactedAt != nil && allergens.contains(status.allergen) {
-                checked.warnings.append(TrackingWarning(
-                    code: "reacted_allergen",
-                    message: "\(child.name) reacted to \(CanonicalAllergen(status.allergen).displayName) on \(Timestamp.format(status.reactedAt!)): watch closely or ask your doctor",
-                    field: "foods"))
-            }
+            checked.warnings += try await reactedAllergens(in: allergens, child: child, field: "foods")
         case let growthLog as GrowthDetail:
             checked.extra["percentiles"] = percentiles(growthLog, child: child, at: input.at, warnings: &checked.warnings)
             if let weight = growthLog.weightKg,
@@ -124,6 +113,17 @@ struct TrackingLogEnrichment: Sendable {
             message: "the sleep overlaps sleep \(other.logId.uuidString.lowercased()) from \(Timestamp.format(other.at))"
                 + (other.endedAt.map { " to \(Timestamp.format($0))" } ?? " (still going on)"),
             field: "at", current: other, requestId: context.requestId)
+    }
+
+    /// A warning for each of `allergens` the child has reacted to.
+    private func reactedAllergens(in allergens: Set<String>, child: TrackedChild, field: String) async throws -> [TrackingWarning] {
+        try await readModel.allergens(of: child.childId).compactMap { status in
+            guard let reactedAt = status.reactedAt, allergens.contains(status.allergen) else { return nil }
+            return TrackingWarning(
+                code: "reacted_allergen",
+                message: "\(child.name) reacted to \(CanonicalAllergen(status.allergen).displayName) on \(Timestamp.format(reactedAt)): watch closely or ask your doctor",
+                field: field)
+        }
     }
 
     /// The food's allergens by its name, and those the caregiver named, in canonical form.

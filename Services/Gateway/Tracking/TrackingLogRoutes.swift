@@ -61,8 +61,8 @@ struct TrackingLogRoutes: Sendable {
             throw APIError(.serviceUnavailable, code: "not_applied", message: "the log was accepted but is not visible yet; retry with the same client_id")
         }
         var answer = Self.answer(stored, duplicate: false, status: .created, extra: checked.extra)
-        answer.add("warnings", .array(checked.warnings.map(\.json)))
-        answer.add("position", .string(position.description))
+        answer.value["warnings"] = .array(checked.warnings.map(\.json))
+        answer.value["position"] = .string(position.description)
         return answer
     }
 
@@ -102,8 +102,8 @@ struct TrackingLogRoutes: Sendable {
                 current: stored, requestId: context.requestId)
         }
         var answer = Self.answer(stored, duplicate: false, status: .ok, extra: checked.extra)
-        answer.add("warnings", .array(checked.warnings.map(\.json)))
-        answer.add("position", .string(position.description))
+        answer.value["warnings"] = .array(checked.warnings.map(\.json))
+        answer.value["position"] = .string(position.description)
         return answer
     }
 
@@ -192,14 +192,6 @@ struct TrackingLogRoutes: Sendable {
         fields["log"] = log.json
         fields["duplicate"] = .bool(duplicate)
         return TrackingJSON(status: status, value: .object(fields))
-    }
-}
-
-extension TrackingJSON {
-    mutating func add(_ key: String, _ field: JSONValue) {
-        guard case .object(var fields) = value else { return }
-        fields[key] = field
-        value = .object(fields)
     }
 }
 

@@ -40,7 +40,7 @@ struct TrackingPhotoRoutes: Sendable {
         }
         if let clientId, let first = try await readModel.log(clientId: clientId, child: child.childId) {
             var answer = try TrackingLogRoutes.retried(first, kind: .photo)
-            for (key, value) in Self.links(first) { answer.add(key, value) }
+            for (key, value) in Self.links(first) { answer.value[key] = value }
             return answer
         }
         var foodLogId: UUID?
@@ -87,13 +87,13 @@ struct TrackingPhotoRoutes: Sendable {
         guard let stored = try await readModel.log(logId, child: child.childId) else {
             if let clientId, let first = try await readModel.log(clientId: clientId, child: child.childId) {
                 var answer = try TrackingLogRoutes.retried(first, kind: .photo)
-                for (key, value) in Self.links(first) { answer.add(key, value) }
+                for (key, value) in Self.links(first) { answer.value[key] = value }
                 return answer
             }
             throw APIError(.serviceUnavailable, code: "not_applied", message: "the photo was accepted but is not visible yet; retry with the same client_id")
         }
         var answer = TrackingLogRoutes.answer(stored, duplicate: false, status: .created, extra: Self.links(stored))
-        answer.add("position", .string(position.description))
+        answer.value["position"] = .string(position.description)
         return answer
     }
 

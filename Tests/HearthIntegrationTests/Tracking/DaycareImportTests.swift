@@ -1,4 +1,5 @@
 import Foundation
+@testable import HearthCtlCommands
 import HearthDomain
 import Testing
 
@@ -70,11 +71,11 @@ extension BackboneSuite.Tracking {
             #expect(try await family.send("PATCH", "imports/\(importId)/suggestions/0", ["keep": false]).status == 409)
 
             // A PDF of a printed sheet (pdftotext) and a photo of one (tesseract).
-            let pdf = try await upload(DaycareSheet.pdf(try DaycareSheet.text("08_printed.txt")), type: "application/pdf", name: "08.pdf")
+            let pdf = try await upload(ImportEval.printedPDF(try DaycareSheet.text("08_printed.txt")), type: "application/pdf", name: "08.pdf")
             #expect(pdf.status == 201, "\(pdf.text)")
             let expectedPDF = try DaycareSheet.expected("08_printed.txt")
             #expect(kindsAndStarts(suggestions(pdf)) == expectedPDF)
-            let photo = try await upload(try DaycareSheet.photo(try DaycareSheet.text("09_printed.txt")), type: "image/png", name: "09.png")
+            let photo = try await upload(try await ImportEval.photo(of: try DaycareSheet.text("09_printed.txt")), type: "image/png", name: "09.png")
             #expect(photo.status == 201, "\(photo.text)")
             let read = Set(kindsAndStarts(suggestions(photo)))
             let wanted = Set(try DaycareSheet.expected("09_printed.txt"))
@@ -113,28 +114,5 @@ enum DaycareSheet {
         let stem = (name as NSString).deletingPathExtension
         let items = try JSONDecoder().decode([SuggestedLog].self, from: try data("\(stem).expected.json"))
         return items.map { "\($0.kind.rawValue)@\(SuggestedLog.clock($0.start))" }
-    }
-
-    /// The sheet printed to a PDF by Hearth's own writer.
-    static func pdf(_ text: String) -> Data {
-        var layout = PDFPageLayout(document: PDFDocumentBuilder(title: "Daily report"))
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) { layout.paragraph(String(line), size: 11, spacingAfter: 2) }
-        return layout.data()
-    }
-
-    /// A photo of the sheet: the text rendered by libvips (black on white, as printed).
-    static func photo(_ text: String) throws -> Data {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-sheet-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let rendered = directory.appendingPathComponent("text.png"), photo = directory.appendingPathComponent("sheet.png")
-        for arguments in [["vips", "text", rendered.path, text, "--dpi", "200", "--font", "DejaVu Sans 12"], ["vips", "invert", rendered.path, photo.path]] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = arguments
-            try process.run()
-            process.waitUntilExit()
-        }
-        return try Data(contentsOf: photo)
     }
 }

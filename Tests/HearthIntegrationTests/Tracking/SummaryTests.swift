@@ -1,5 +1,6 @@
 import Foundation
 import HearthDomain
+import HearthRuntime
 import Testing
 
 extension BackboneSuite.Tracking {
@@ -49,11 +50,11 @@ extension BackboneSuite.Tracking {
             let pdf = try await HTTPTestClient.send("GET", url.appendingPathComponent("\(runId).pdf"), headers: family.user.headers)
             #expect(pdf.status == 200 && pdf.header("Content-Type") == "application/pdf")
             #expect(pdf.body.starts(with: Data("%PDF-".utf8)))
-            let text = try Poppler.text(of: pdf.body)
+            let text = try await Poppler.text(of: pdf.body)
             #expect(text.contains("Pediatrician summary: Maya"), "\(text)")
             #expect(text.contains("Feeds per day") && text.contains("150 ml") && text.contains("not medical advice"), "\(text)")
             #expect(text.contains("She has been teething"))
-            let png = try Poppler.firstPage(of: pdf.body)
+            let png = try await Poppler.firstPage(of: pdf.body)
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
             if let directory = ProcessInfo.processInfo.environment["HEARTH_CHART_SAMPLES"] {
                 try png.write(to: URL(fileURLWithPath: directory).appendingPathComponent("summary-page-1.png"))
@@ -84,30 +85,15 @@ extension BackboneSuite.Tracking {
 
 /// poppler-utils (installed by `make setup`): what a PDF reader sees.
 enum Poppler {
-    static func text(of pdf: Data) throws -> String {
-        String(decoding: try run("pdftotext", ["-layout", "{in}", "-"], input: pdf, output: nil), as: UTF8.self)
+    static func text(of pdf: Data) async throws -> String {
+        String(decoding: try await ToolRunner().run("pdftotext", ["-layout", "{in}", "-"], input: pdf, inputExtension: "pdf").stdout, as: UTF8.self)
     }
 
-    static func firstPage(of pdf: Data) throws -> Data {
-        try run("pdftoppm", ["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile", "{in}", "{out}"], input: pdf, output: ".png")
-    }
-
-    private static func run(_ tool: String, _ arguments: [String], input: Data, output: String?) throws -> Data {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-poppler-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("in.pdf")
-        try input.write(to: file)
-        let out = directory.appendingPathComponent("out")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments.map { $0 == "{in}" ? file.path : $0 == "{out}" ? out.path : $0 }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if let output { return try Data(contentsOf: URL(fileURLWithPath: out.path + output)) }
-        return data
+    static func firstPage(of pdf: Data) async throws -> Data {
+        // pdftoppm adds `.png` to the root it is given.
+        try await ToolRunner().run(
+            "pdftoppm", ["-png", "-r", "60", "-f", "1", "-l", "1", "-singlefile", "{in}", "{outroot}"], input: pdf, inputExtension: "pdf",
+            outputExtension: "png"
+        ).output ?? Data()
     }
 }

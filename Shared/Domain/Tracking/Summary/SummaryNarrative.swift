@@ -127,7 +127,7 @@ public enum SummaryNumber {
     /// Every number a summary's metrics hold, written as `text` writes them: a narrative may use
     /// these and no other.
     public static func allowed(in metrics: SummaryMetrics) throws -> Set<String> {
-        let json = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(metrics))
+        let json = try JSONValueEncoder().encode(metrics)
         var found = Set<String>()
         func walk(_ value: JSONValue) {
             switch value {

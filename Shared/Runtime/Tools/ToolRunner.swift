@@ -1,24 +1,30 @@
 import Foundation
 import Synchronization
 
-/// Runs a Debian command-line tool (libvips' `vipsthumbnail`, poppler's `pdftotext`, `tesseract`)
+/// Runs a Debian command-line tool (libvips, poppler's `pdftotext`, `tesseract`: the gateway's
+/// photos and daycare reports, `hearthctl eval import`)
 /// on a file in a private temporary directory that is removed whatever happens. Its messages go to
 /// a file, not a pipe (a damaged input can make a tool write more than a pipe holds, and it would
 /// block with nobody reading), and a tool still busy after `timeout` is stuck and is killed.
-struct ToolRunner: Sendable {
-    var timeout: Duration = .seconds(30)
+public struct ToolRunner: Sendable {
+    public var timeout: Duration
 
-    enum Failure: Error {
+    public init(timeout: Duration = .seconds(30)) {
+        self.timeout = timeout
+    }
+
+    public enum Failure: Error {
         /// The tool ran and failed on this input (its messages, shortened).
         case failed(status: Int32, messages: String)
         /// The tool is missing or could not start: the server's fault, not the client's.
         case unavailable(String)
     }
 
-    /// Writes `input` as `in.<inputExtension>`, runs `executable` with `arguments` (`{in}` and
-    /// `{out}` stand for the input file and an output path), and answers what it wrote to stdout,
-    /// and the file at `{out}` when it wrote one.
-    func run(
+    /// Writes `input` as `in.<inputExtension>`, runs `executable` with `arguments` (`{in}` stands for
+    /// the input file, `{out}` for `out.<outputExtension>`, and `{outroot}` for `out` without it, for
+    /// tools that add the extension themselves), and answers what it wrote to stdout, and the file
+    /// `out.<outputExtension>` when it wrote one.
+    public func run(
         _ executable: String, _ arguments: [String], input: Data, inputExtension: String, outputExtension: String = "out"
     ) async throws -> (stdout: Data, output: Data?) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-tool-\(UUID().uuidString)", isDirectory: true)
@@ -39,7 +45,11 @@ struct ToolRunner: Sendable {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments.map { $0.replacingOccurrences(of: "{in}", with: inputFile.path).replacingOccurrences(of: "{out}", with: outputPath) }
+        let outputRoot = directory.appendingPathComponent("out").path
+        process.arguments = [executable] + arguments.map {
+            $0.replacingOccurrences(of: "{in}", with: inputFile.path).replacingOccurrences(of: "{outroot}", with: outputRoot)
+                .replacingOccurrences(of: "{out}", with: outputPath)
+        }
         process.standardOutput = stdoutHandle
         process.standardError = messagesHandle
         let running = RunningProcess()
