@@ -113,7 +113,8 @@ struct GatewayAPI: Sendable {
             documents: DocumentAdminRoutes(publisher: host.publisher),
             calendar: try CalendarAPI.make(host: host, membership: membership, consistency: consistency, publicURL: settings.publicURL),
             tracking: try TrackingAPI.make(
-                host: host, membership: membership, users: userReadModel, consistency: consistency, launcher: assist.launcher),
+                host: host, membership: membership, users: userReadModel, consistency: consistency, launcher: assist.launcher,
+                importReader: settings.daycareImportReader),
             notifications: notifications.routes,
             notificationServices: notifications.services,
             registeredRoutes: registeredRoutes,

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import HearthAssist
+import HearthConfiguration
 import HearthDomain
 import HearthRuntime
 
@@ -8,6 +10,9 @@ import HearthRuntime
 /// are also read the ways the gateway reads their PDF (Hearth's PDF writer, then poppler's
 /// `pdftotext`) and their photo (rendered by libvips, then `tesseract`), when those tools are there.
 /// A suggestion matches an expected one of the same kind starting within 5 minutes.
+/// With `HEARTH_DAYCARE_IMPORT_PARSER=model` (and the router's extraction chain naming a provider,
+/// as for the gateway) every reading is also scored through the model, the rules behind it; its
+/// rows say `model` and its overall line comes after the rules'.
 struct ImportEval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import", abstract: "Precision and recall of the daycare report parser on the sample sheets.")
@@ -23,8 +28,11 @@ struct ImportEval: AsyncParsableCommand {
             .filter { !$0.contains(".expected.") && ($0.hasSuffix(".txt") || $0.hasSuffix(".csv") || $0.hasSuffix(".json")) }.sorted()
         guard !names.isEmpty else { throw ValidationError("no sample sheets in \(sheets)") }
         let parser = DaycareReportParser()
+        let configured = try DaycareImportReaderSelection.fromEnvironment(EnvironmentReader())
+        let model = configured is DaycareReportParser ? nil : configured
         var expectedAll: [SuggestedLog] = [], actualAll: [SuggestedLog] = []
-        print("sheet                          read as   precision  recall")
+        var modelExpected: [SuggestedLog] = [], modelActual: [SuggestedLog] = [], modelParsers: Set<String> = []
+        print("sheet                          read as   by     precision  recall")
         for name in names {
             let stem = (name as NSString).deletingPathExtension
             let expected = try JSONDecoder().decode([SuggestedLog].self, from: Data(contentsOf: directory.appendingPathComponent("\(stem).expected.json")))
@@ -38,7 +46,14 @@ struct ImportEval: AsyncParsableCommand {
             for (how, content) in readings {
                 let actual = parser.parse(content, format: how == "file" ? format : .text).suggestions
                 let score = ImportScore.score(expected: expected, actual: actual)
-                print("\(name.padding(toLength: 30, withPad: " ", startingAt: 0)) \(how.padding(toLength: 9, withPad: " ", startingAt: 0)) \(String(format: "%.3f", score.precision))      \(String(format: "%.3f", score.recall))")
+                Self.row(name, how, "rules", score)
+                if let model {
+                    let reading = try await model.read(content, format: how == "file" ? format : .text, householdId: Self.evalHousehold)
+                    Self.row(name, how, "model", ImportScore.score(expected: expected, actual: reading.parse.suggestions))
+                    modelExpected += expected
+                    modelActual += reading.parse.suggestions
+                    modelParsers.insert(reading.parser)
+                }
                 if verbose, score.precision < 1 || score.recall < 1 {
                     let key = { (log: SuggestedLog) in "\(log.kind.rawValue)@\(SuggestedLog.clock(log.start))" }
                     print("    missed: \(Set(expected.map(key)).subtracting(actual.map(key)).sorted())  extra: \(Set(actual.map(key)).subtracting(expected.map(key)).sorted())")
@@ -49,7 +64,19 @@ struct ImportEval: AsyncParsableCommand {
         }
         let overall = ImportScore.score(expected: expectedAll, actual: actualAll)
         print("overall precision \(String(format: "%.3f", overall.precision)) recall \(String(format: "%.3f", overall.recall))")
+        if model != nil {
+            let scored = ImportScore.score(expected: modelExpected, actual: modelActual)
+            // A reading the model could not give fell back to the rules: say which answered.
+            print("model overall precision \(String(format: "%.3f", scored.precision)) recall \(String(format: "%.3f", scored.recall)) (read by \(modelParsers.sorted().joined(separator: ", ")))")
+        }
         if overall.precision < minPrecision || overall.recall < minRecall { throw ExitCode(1) }
+    }
+
+    /// Whose budget the model's readings are charged to: nobody's household.
+    static let evalHousehold = UUID(uuidString: "00000000-0000-0000-0000-00000000e7a1")!
+
+    static func row(_ name: String, _ how: String, _ by: String, _ score: ImportScore) {
+        print("\(name.padding(toLength: 30, withPad: " ", startingAt: 0)) \(how.padding(toLength: 9, withPad: " ", startingAt: 0)) \(by.padding(toLength: 6, withPad: " ", startingAt: 0)) \(String(format: "%.3f", score.precision))      \(String(format: "%.3f", score.recall))")
     }
 
     /// A printed sheet: the text on A4 by Hearth's PDF writer.

@@ -8,7 +8,9 @@
 #   extraction  hearthctl eval extraction: precision/recall of profile fact extraction per kind
 #            and overall over Shared/Content/eval/extraction.json; fails below 0.85 overall.
 #   import   hearthctl eval import: precision/recall of the daycare report parser over the sample
-#            sheets (the printed ones also through a PDF and a photo); fails below 0.9.
+#            sheets (the printed ones also through a PDF and a photo); fails below 0.9. With
+#            HEARTH_DAYCARE_IMPORT_PARSER=model and a provider in HEARTH_MODEL_CHAIN_EXTRACTION,
+#            the model's figures too.
 #
 # Environment: HEARTH_EVAL_PG_PORT (55452), HEARTH_EVAL_ARGS (extra arguments for every
 # evaluation, e.g. "--verbose"), HEARTH_EMBEDDING_PROVIDER and the other embedding settings.

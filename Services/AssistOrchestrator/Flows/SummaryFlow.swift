@@ -15,7 +15,7 @@ struct SummaryFlow: Sendable {
         + "Use only the numbers given. Never diagnose, never advise on medicine or doses."
     static let maxOutputTokens = 400
 
-    func run(_ request: SummaryRequested, notes: String?, tools: FlowTools, emitter: RunEmitter, usage: inout ModelUsage) async throws -> JSONValue {
+    func run(_ request: SummaryRequestedV2, notes: String?, tools: FlowTools, emitter: RunEmitter, usage: inout ModelUsage) async throws -> JSONValue {
         guard let metricsJSON = request.metrics else { throw InvalidRunRequest(reason: "the summary's metrics are missing") }
         let metrics: SummaryMetrics
         do {
@@ -47,6 +47,7 @@ struct SummaryFlow: Sendable {
             "child_id": .string(request.childId.uuidString.lowercased()), "child_name": .string(request.childName),
             "from": .string(request.from), "to": .string(request.to), "metrics": metricsJSON,
             "narrative": try JSONValue(encoding: narrative), "parent_notes": notes.map(JSONValue.string) ?? .null,
+            "growth_chart": request.growthChart ?? .null,
         ])
     }
 }

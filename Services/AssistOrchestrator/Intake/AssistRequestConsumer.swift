@@ -157,7 +157,7 @@ struct AssistRequestConsumer: Service {
                 switch event.payload {
                 case let plan as AssistRequested: return (.plan(plan), event.metadata)
                 case let message as AssistantMessageRequested: return (.assistant(message), event.metadata)
-                case let summary as SummaryRequested: return (.summary(summary), event.metadata)
+                case let summary as SummaryRequestedV2: return (.summary(summary), event.metadata)
                 default: return nil
                 }
             case .unknownType(let metadata), .newerVersion(let metadata, _):

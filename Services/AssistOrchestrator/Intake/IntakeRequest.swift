@@ -6,7 +6,7 @@ import HearthEvents
 enum IntakeRequest: Sendable {
     case plan(AssistRequested)
     case assistant(AssistantMessageRequested)
-    case summary(SummaryRequested)
+    case summary(SummaryRequestedV2)
 
     var runId: UUID {
         switch self {

@@ -66,7 +66,7 @@ struct AssistRunner: Sendable {
         }
     }
 
-    func run(_ request: SummaryRequested, metadata: EventMetadata, started: ContinuousClock.Instant, waitedMs: Int? = nil) async {
+    func run(_ request: SummaryRequestedV2, metadata: EventMetadata, started: ContinuousClock.Instant, waitedMs: Int? = nil) async {
         let notes = request.parentNotes.map(safety.redact)
         let days = (CalendarDay(isoDate: request.to)?.daysSinceEpoch ?? 0) - (CalendarDay(isoDate: request.from)?.daysSinceEpoch ?? 0) + 1
         let opening = AssistRunStarted(

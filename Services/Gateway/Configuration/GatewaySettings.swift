@@ -1,5 +1,7 @@
 import Foundation
+import HearthAssist
 import HearthConfiguration
+import HearthDomain
 import HearthRuntime
 
 /// Everything the gateway reads at start-up beyond `ServiceSettings`. The README's configuration
@@ -39,6 +41,9 @@ public struct GatewaySettings: Sendable {
     var deviceSignUpsPerHour: Int
     /// Live chat and notification streams one user may hold open on a gateway (`HEARTH_STREAMS_PER_USER`).
     var streamsPerUser: Int
+    /// What reads an uploaded daycare sheet (`HEARTH_DAYCARE_IMPORT_PARSER`, see
+    /// `DaycareImportReaderSelection`): the rules, or a model with the rules behind it.
+    var daycareImportReader: any DaycareReportReader
     /// `POST /v1/auth/dev` exists only in dev and test.
     var devSignInEnabled: Bool
     var runDirectory: String
@@ -98,6 +103,7 @@ public struct GatewaySettings: Sendable {
             corsOrigins: try corsOrigins(environment.list("HEARTH_CORS_ORIGINS")),
             deviceSignUpsPerHour: try environment.int("HEARTH_DEVICE_SIGNUPS_PER_HOUR", default: 20, range: 1...1_000_000),
             streamsPerUser: try environment.int("HEARTH_STREAMS_PER_USER", default: 10, range: 1...10_000),
+            daycareImportReader: try DaycareImportReaderSelection.fromEnvironment(environment),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,
             isProduction: service.mode == .production)

@@ -12,7 +12,8 @@ import PostgresNIO
 /// `GET …/imports/{iid}` shows them with their conflicts; `PATCH …/imports/{iid}/suggestions/{n}`
 /// keeps, drops or edits one; `POST …/imports/{iid}/commit` writes the kept ones as ordinary logs,
 /// once. PDFs are read through poppler's `pdftotext` and photos through `tesseract` (Debian, both
-/// installed by `make setup`); the rules of `DaycareReportParser` turn the text into suggestions.
+/// installed by `make setup`); the rules of `DaycareReportParser`, or a model with the rules
+/// behind it (`HEARTH_DAYCARE_IMPORT_PARSER=model`), turn the text into suggestions.
 struct DaycareImportRoutes: Sendable {
     let publisher: EventPublisher
     let readModel: TrackingReadModel
@@ -20,6 +21,8 @@ struct DaycareImportRoutes: Sendable {
     let consistency: ReadConsistency
     let client: PostgresClient
     let tools: ToolRunner
+    /// The rules, or a model with the rules behind it (`HEARTH_DAYCARE_IMPORT_PARSER`).
+    let reader: any DaycareReportReader
     let logger: Logger
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {
@@ -49,20 +52,21 @@ struct DaycareImportRoutes: Sendable {
         let body = try await TrackingPhotoRoutes.body(request)
         let format = try Self.format(of: body, contentType: request.headers[.contentType], filename: filename)
         let text = try await self.text(of: body, format: format)
-        let parsed = DaycareReportParser().parse(text, format: format == .csv ? .csv : format == .json ? .json : .text)
+        let reading = try await reader.read(text, format: format == .csv ? .csv : format == .json ? .json : .text, householdId: child.householdId)
+        let parsed = reading.parse
         guard !parsed.suggestions.isEmpty else {
             throw APIError(.unprocessableContent, code: "nothing_to_import", message: format == .image
                 ? "no entries could be read in the photo (is it a daycare sheet, in focus?)"
                 : "no entries with a time could be read in the file", field: "body")
         }
         let importId = EventIdentity.newId("daycare_import")
-        let event = DaycareImportReceived(
+        let event = DaycareImportReceivedV2(
             importId: importId, childId: child.childId, householdId: child.householdId, uploadedBy: user, filename: filename, format: format.rawValue,
             reportDay: day.isoDate, timeZone: zone.identifier,
             suggestions: parsed.suggestions.map {
                 ImportSuggestion(kind: $0.kind.rawValue, start: $0.start, end: $0.end, amountMl: $0.amountMl, details: $0.details, line: $0.line)
             },
-            unreadLines: parsed.unreadLines)
+            unreadLines: parsed.unreadLines, parser: reading.parser)
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         try await consistency.awaitApplied(position, projections: [TrackingLogRoutes.projection])
         var answer = try await view(importId, child: child)
@@ -128,6 +132,7 @@ struct DaycareImportRoutes: Sendable {
         var zone: TimeZone
         var unreadLines: [Int]
         var committedAt: Date?
+        var parser: String
     }
 
     struct StoredSuggestion: Sendable {
@@ -147,13 +152,13 @@ struct DaycareImportRoutes: Sendable {
         var found: StoredImport?
         let rows = try await client.query(
             """
-            SELECT import_id, format, filename, to_char(report_day, 'YYYY-MM-DD'), time_zone, unread_lines, committed_at FROM daycare_imports
+            SELECT import_id, format, filename, to_char(report_day, 'YYYY-MM-DD'), time_zone, unread_lines, committed_at, parser FROM daycare_imports
             WHERE import_id = \(importId) AND child_id = \(child.childId) AND household_id = \(child.householdId)
             """, logger: logger)
-        for try await row in rows.decode((UUID, String, String?, String, String, [Int], Date?).self) {
+        for try await row in rows.decode((UUID, String, String?, String, String, [Int], Date?, String).self) {
             found = StoredImport(
                 importId: row.0, format: row.1, filename: row.2, reportDay: row.3, zone: TimeZone(identifier: row.4) ?? .gmt, unreadLines: row.5,
-                committedAt: row.6)
+                committedAt: row.6, parser: row.7)
         }
         guard let found else { return nil }
         var suggestions: [StoredSuggestion] = []
@@ -215,7 +220,7 @@ struct DaycareImportRoutes: Sendable {
         }
         return TrackingJSON(value: .object([
             "import_id": .string(importId.uuidString.lowercased()), "child_id": .string(child.childId.uuidString.lowercased()),
-            "format": .string(stored.format), "filename": stored.filename.map(JSONValue.string) ?? .null, "day": .string(stored.reportDay),
+            "format": .string(stored.format), "parser": .string(stored.parser), "filename": stored.filename.map(JSONValue.string) ?? .null, "day": .string(stored.reportDay),
             "unread_lines": .array(stored.unreadLines.map { .number(Double($0)) }), "suggestions": .array(items),
             "committed": .bool(stored.committedAt != nil), "committed_at": stored.committedAt.map { .string(Timestamp.format($0)) } ?? .null,
         ]))

@@ -57,10 +57,12 @@ struct SummaryRoutes: Sendable {
         let notes = body.parentNotes?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let notes, notes.count > Self.maxNotes { throw APIError.invalid("parent_notes", "parent_notes must be at most \(Self.maxNotes) characters") }
         let metrics = try await metrics(of: child, from: from, to: to, zone: zone)
+        let chart = try await growthChart(of: child, to: to, zone: zone)
         let runId = EventIdentity.newId("summary_run")
-        let event = SummaryRequested(
+        let event = SummaryRequestedV2(
             runId: runId, userId: user, householdId: child.householdId, childId: child.childId, childName: child.name, from: from.isoDate,
-            to: to.isoDate, parentNotes: notes.flatMap { $0.isEmpty ? nil : redactor.redact($0) }, metrics: try JSONValueEncoder().encode(metrics))
+            to: to.isoDate, parentNotes: notes.flatMap { $0.isEmpty ? nil : redactor.redact($0) }, metrics: try JSONValueEncoder().encode(metrics),
+            growthChart: try chart.map { try JSONValueEncoder().encode($0) })
         return try await launcher.launch(event, runId: runId, user: user, request: request, context: context)
     }
 
@@ -90,6 +92,17 @@ struct SummaryRoutes: Sendable {
         return SummaryCalculator.metrics(
             input, from: start, to: end, now: Date(), child: SummaryChild(name: child.name, birth: child.birth, sex: child.sex.flatMap(GrowthSex.init(rawValue:))),
             standards: growth, zone: zone, days: to.daysSinceEpoch - from.daysSinceEpoch + 1)
+    }
+
+    /// Every weight of the child from birth to the end of `to`, with the age it was taken at.
+    func growthChart(of child: TrackedChild, to: CalendarDay, zone: TimeZone) async throws -> SummaryGrowthChart? {
+        guard let sex = child.sex.flatMap(GrowthSex.init(rawValue:)), let birth = child.birth else { return nil }
+        let logs = try await readModel.logs(child: child.childId, kinds: [.growth], from: birth.addingTimeInterval(-86_400), to: Self.midnight(to.adding(days: 1), zone))
+        let points = logs.compactMap { log -> SummaryGrowthChart.Point? in
+            guard let weight = log.detail["weight_kg"]?.number, let age = child.ageDays(at: log.at), age >= 0 else { return nil }
+            return SummaryGrowthChart.Point(ageDays: age, weightKg: weight)
+        }
+        return points.isEmpty ? nil : SummaryGrowthChart(sex: sex, points: points)
     }
 
     struct StoredSummary: Sendable {
@@ -179,23 +192,8 @@ struct SummaryRoutes: Sendable {
             throw APIError.notFound("summary (its stored form is not one this gateway reads)")
         }
         let from = final["from"]?.string ?? "", to = final["to"]?.string ?? ""
-        var chart: PDFGrowthChart?
-        if let sex = child.sex.flatMap(GrowthSex.init(rawValue:)), let birth = child.birth, let end = CalendarDay(isoDate: to) {
-            let logs = try await readModel.logs(child: child.childId, kinds: [.growth], from: birth.addingTimeInterval(-86_400), to: Self.midnight(end.adding(days: 1), .gmt))
-            let points = logs.compactMap { log -> GrowthChartPoint? in
-                guard let weight = log.detail["weight_kg"]?.number, let age = child.ageDays(at: log.at), age >= 0 else { return nil }
-                return GrowthChartPoint(ageDays: age, value: weight)
-            }
-            if !points.isEmpty {
-                let span = min(GrowthStandards.ageRangeDays.upperBound, (points.map(\.ageDays).max() ?? 0) + 92)
-                let bands = GrowthStandards.bandPercentiles.map { percentile in
-                    GrowthBandCurve(percentile: percentile, points: stride(from: 0, through: span, by: max(1, span / 100)).compactMap { age in
-                        growth.value(atPercentile: percentile, indicator: .weightForAge, sex: sex, ageDays: age).map { GrowthChartPoint(ageDays: age, value: $0) }
-                    })
-                }
-                chart = PDFGrowthChart(title: "Weight for age (WHO)", unit: "kg", bands: bands, measurements: points)
-            }
-        }
+        // Drawn from what the summary froze when it was asked for (null for a v1 request).
+        let chart = (try? decode(SummaryGrowthChart?.self, final["growth_chart"]))??.pdfChart(standards: growth)
         return SummaryPDF(
             childName: final["child_name"]?.string ?? child.name, from: from, to: to, metrics: metrics, narrative: narrative,
             parentNotes: final["parent_notes"]?.string, growthChart: chart

@@ -16,7 +16,8 @@ struct TrackingAPI: Sendable {
     let imports: DaycareImportRoutes
 
     static func make(
-        host: ServiceHost, membership: MembershipReadModel, users: UserReadModel, consistency: ReadConsistency, launcher: RunLauncher
+        host: ServiceHost, membership: MembershipReadModel, users: UserReadModel, consistency: ReadConsistency, launcher: RunLauncher,
+        importReader: any DaycareReportReader
     ) throws -> TrackingAPI {
         let readModel = TrackingReadModel(client: host.postgres, logger: host.logger)
         let access = ChildAccess(membership: membership, readModel: readModel, users: users)
@@ -37,7 +38,7 @@ struct TrackingAPI: Sendable {
                 readModel: readModel, access: access, launcher: launcher, growth: growth, client: host.postgres, logger: host.logger),
             imports: DaycareImportRoutes(
                 publisher: host.publisher, readModel: readModel, access: access, consistency: consistency, client: host.postgres,
-                tools: ToolRunner(), logger: host.logger))
+                tools: ToolRunner(), reader: importReader, logger: host.logger))
     }
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {

@@ -76,14 +76,15 @@ public struct TrackingLogsProjection: Projection {
                         feed_lead_minutes = EXCLUDED.feed_lead_minutes, medication_reminders = EXCLUDED.medication_reminders,
                         medication_breaks_quiet_hours = EXCLUDED.medication_breaks_quiet_hours
                     """, logger: logger)
-            case let received as DaycareImportReceived:
+            case let received as DaycareImportReceivedV2:
                 guard let suggestions = received.suggestions else { continue }
                 let inserted = try await connection.query(
                     """
                     INSERT INTO daycare_imports (import_id, child_id, household_id, uploaded_by, filename, format, report_day, time_zone, unread_lines,
-                                                 received_at)
+                                                 parser, received_at)
                     VALUES (\(received.importId), \(received.childId), \(received.householdId), \(received.uploadedBy), \(received.filename),
-                            \(received.format), \(received.reportDay)::date, \(received.timeZone), \(received.unreadLines), \(event.metadata.occurredAt))
+                            \(received.format), \(received.reportDay)::date, \(received.timeZone), \(received.unreadLines), \(received.parser),
+                            \(event.metadata.occurredAt))
                     ON CONFLICT (import_id) DO NOTHING
                     RETURNING import_id
                     """, logger: logger)

@@ -247,9 +247,12 @@ extension EventCatalogue {
             AssistantActionRejected.self,
             AssistantActionExecuted.self,
             SummaryRequested.self,
+            SummaryRequestedV2.self,
         ] + TrackingLogKind.payloadTypes,
         upcasters: [
             NotificationSettingsUpdatedV2.upcasterFromV1,
+            DaycareImportReceivedV2.upcasterFromV1,
+            SummaryRequestedV2.upcasterFromV1,
         ]
     )
 }

@@ -548,7 +548,7 @@ extension TrackingLogKind {
         return all(FeedDetail.self) + all(SleepDetail.self) + all(DiaperDetail.self) + all(GrowthDetail.self)
             + all(MedicationDetail.self) + all(FoodDetail.self) + all(PhotoDetail.self)
             + [AllergenCheckInAnswered.self, ChildProfileSet.self, TrackingSettingsUpdated.self, CaregiverRemindersSet.self,
-               DaycareImportReceived.self, DaycareImportSuggestionChanged.self, DaycareImportCommitted.self]
+               DaycareImportReceived.self, DaycareImportReceivedV2.self, DaycareImportSuggestionChanged.self, DaycareImportCommitted.self]
     }
 }
 
@@ -692,6 +692,77 @@ public struct SummaryRequested: EventPayload {
     }
 }
 
+/// `assist.summary_requested` v2: v1 plus `growth_chart`, the child's weight-for-age
+/// measurements from birth to the range's end and the sex the WHO bands are read for, as they were
+/// when the summary was asked for: `{"sex": "female", "points": [{"age_days": 30, "weight_kg": 4.2}]}`,
+/// or null without a sex, a birth date or a weight. The summary's PDF draws its chart from these,
+/// so a weight logged or corrected later does not change a summary already handed to a doctor.
+public struct SummaryRequestedV2: EventPayload {
+    public static let eventType = SummaryRequested.eventType
+    public static let version = 2
+    public static let topic = Topic.assistRequests
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "child_name": .run("run_id", erased: .string("")),
+            "parent_notes": .run("run_id"),
+            "metrics": .run("run_id"),
+            "growth_chart": .run("run_id"),
+        ],
+        notPersonal: ["run_id", "user_id", "household_id", "child_id", "from", "to"])
+
+    public var runId: UUID
+    public var userId: UUID
+    public var householdId: UUID
+    public var childId: UUID
+    public var childName: String
+    /// `YYYY-MM-DD`, both included.
+    public var from: String
+    public var to: String
+    /// PII-redacted by the gateway.
+    public var parentNotes: String?
+    /// `SummaryMetrics` as JSON (null once the run's key is destroyed).
+    public var metrics: JSONValue?
+    /// `SummaryGrowthChart` as JSON; null when there is nothing to draw or the key is destroyed.
+    public var growthChart: JSONValue?
+
+    public var aggregateKey: String { runId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case runId = "run_id"
+        case userId = "user_id"
+        case householdId = "household_id"
+        case childId = "child_id"
+        case childName = "child_name"
+        case from, to
+        case parentNotes = "parent_notes"
+        case metrics
+        case growthChart = "growth_chart"
+    }
+
+    public init(
+        runId: UUID, userId: UUID, householdId: UUID, childId: UUID, childName: String, from: String, to: String, parentNotes: String?,
+        metrics: JSONValue, growthChart: JSONValue?
+    ) {
+        self.runId = runId
+        self.userId = userId
+        self.householdId = householdId
+        self.childId = childId
+        self.childName = childName
+        self.from = from
+        self.to = to
+        self.parentNotes = parentNotes
+        self.metrics = metrics
+        self.growthChart = growthChart
+    }
+
+    /// v1 → v2: a v1 request froze no chart, and its PDF draws none rather than today's logs.
+    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1) { payload in
+        guard case .object(var fields) = payload else { return payload }
+        if fields["growth_chart"] == nil { fields["growth_chart"] = .null }
+        return .object(fields)
+    }
+}
+
 /// One log a daycare report suggests, as the parser read it (times are minutes after local
 /// midnight of the report's day).
 public struct ImportSuggestion: Codable, Sendable, Equatable {
@@ -775,6 +846,77 @@ public struct DaycareImportReceived: EventPayload {
         self.timeZone = timeZone
         self.suggestions = suggestions
         self.unreadLines = unreadLines
+    }
+}
+
+/// `tracking.import_received` v2: v1 plus `parser`, what read the sheet: `rules`, or the model
+/// as `provider:model` (`HEARTH_DAYCARE_IMPORT_PARSER=model`). The suggestions are in the event
+/// either way, so a replay rebuilds the import without reading the sheet again.
+public struct DaycareImportReceivedV2: EventPayload {
+    public static let eventType = DaycareImportReceived.eventType
+    public static let version = 2
+    public static let topic = Topic.tracking
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "filename": .household("household_id"),
+            "suggestions": .household("household_id"),
+        ],
+        notPersonal: ["import_id", "child_id", "household_id", "uploaded_by", "format", "report_day", "time_zone", "unread_lines", "parser"])
+
+    public var importId: UUID
+    public var childId: UUID
+    public var householdId: UUID
+    public var uploadedBy: UUID
+    public var filename: String?
+    /// `text`, `csv`, `json`, `pdf` or `image`.
+    public var format: String
+    /// `YYYY-MM-DD`: the day the report is about.
+    public var reportDay: String
+    public var timeZone: String
+    /// Null once the household's key is destroyed.
+    public var suggestions: [ImportSuggestion]?
+    /// Lines that looked like entries but could not be read.
+    public var unreadLines: [Int]
+    /// `rules` or `provider:model`.
+    public var parser: String
+
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case importId = "import_id"
+        case childId = "child_id"
+        case householdId = "household_id"
+        case uploadedBy = "uploaded_by"
+        case filename, format
+        case reportDay = "report_day"
+        case timeZone = "time_zone"
+        case suggestions
+        case unreadLines = "unread_lines"
+        case parser
+    }
+
+    public init(
+        importId: UUID, childId: UUID, householdId: UUID, uploadedBy: UUID, filename: String?, format: String, reportDay: String, timeZone: String,
+        suggestions: [ImportSuggestion], unreadLines: [Int], parser: String
+    ) {
+        self.importId = importId
+        self.childId = childId
+        self.householdId = householdId
+        self.uploadedBy = uploadedBy
+        self.filename = filename
+        self.format = format
+        self.reportDay = reportDay
+        self.timeZone = timeZone
+        self.suggestions = suggestions
+        self.unreadLines = unreadLines
+        self.parser = parser
+    }
+
+    /// v1 → v2: every v1 import was read by the rules, the only reader there was.
+    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1) { payload in
+        guard case .object(var fields) = payload else { return payload }
+        if fields["parser"] == nil { fields["parser"] = .string("rules") }
+        return .object(fields)
     }
 }
 

@@ -30,6 +30,7 @@ extension BackboneSuite.Tracking {
                 #expect(reply.status == 201, "\(name): \(reply.text)")
                 let expected = try DaycareSheet.expected(name)
                 #expect(kindsAndStarts(suggestions(reply)) == expected, "\(name)")
+                #expect(reply.json["parser"] as? String == "rules")
             }
 
             // Conflicts of the first sheet with what the parents logged.
@@ -95,6 +96,67 @@ extension BackboneSuite.Tracking {
             let stranger = try await TrackingFamily.make(gateway, name: "Leo")
             #expect(try await HTTPTestClient.send("GET", family.url("imports/\(importId)"), headers: stranger.user.headers).status == 404)
         }
+    }
+}
+
+extension BackboneSuite.Tracking {
+    /// `HEARTH_DAYCARE_IMPORT_PARSER=model` against a local fake of OpenAI's API: the model's
+    /// reading becomes the suggestions (a log at a time the sheet never gives is dropped), a reply
+    /// that is not the JSON asked for falls back to the rules, and the imports rebuild from their
+    /// events alone.
+    @Test func aModelConfiguredImportReadsTheSheetWithTheModelAndTheRulesBehindIt() async throws {
+        func log(_ kind: String, _ start: String, _ end: String?, _ amount: Double?, _ details: String, _ line: Int) -> String {
+            #"{"kind":"\#(kind)","start":"\#(start)","end":\#(end.map { "\"\($0)\"" } ?? "null"),"amount_ml":\#(amount.map { "\($0)" } ?? "null"),"details":"\#(details)","line":\#(line)}"#
+        }
+        let logs = [
+            log("feed", "08:15", nil, 118, "Bottle 4 oz", 6), log("nap", "09:30", "10:45", nil, "Nap", 8),
+            log("diaper", "11:20", nil, nil, "BM", 10), log("nap", "12:30", "14:05", nil, "Nap", 12),
+            log("feed", "16:40", nil, 150, "Bottle", 14),  // no 4:40 on the sheet: dropped
+        ]
+        let reply = #"{"logs":["# + logs.joined(separator: ",") + "]}"
+        let server = FakeModelServer(["/v1/chat/completions": [
+            .stream(ModelWire.openAI([reply], prompt: 600, completion: 200)),
+            .stream(ModelWire.openAI(["I could not read this sheet, sorry."], prompt: 600, completion: 10)),
+        ]])
+        try await server.serve { base, _ in
+            let environment = [
+                "HEARTH_DAYCARE_IMPORT_PARSER": "model", "HEARTH_MODEL_CHAIN_EXTRACTION": "openai:gpt-4o-mini",
+                "HEARTH_OPENAI_API_KEY": "sk-test-import", "HEARTH_OPENAI_BASE_URL": base,
+            ]
+            try await ServiceProcess.with("gateway", environment: environment) { gateway in
+                let family = try await TrackingFamily.make(gateway, birthdate: "2025-09-01")
+                let yesterday = String(TrackingTime.iso(Date().addingTimeInterval(-86_400)).prefix(10))
+                func upload() async throws -> HTTPTestClient.Reply {
+                    try await HTTPTestClient.send(
+                        "POST", family.url("imports", ["day": yesterday, "filename": "01_plain.txt"]), body: try DaycareSheet.data("01_plain.txt"),
+                        headers: family.user.headers(["Content-Type": "text/plain"]))
+                }
+                let byModel = try await upload()
+                #expect(byModel.status == 201, "\(byModel.text)")
+                #expect(byModel.json["parser"] as? String == "openai:gpt-4o-mini")
+                let items = byModel.json["suggestions"] as? [[String: Any]] ?? []
+                #expect(items.map { "\($0["kind"] as? String ?? "?")@\($0["start"] as? String ?? "?")" } == ["feed@08:15", "nap@09:30", "diaper@11:20", "nap@12:30"])
+                #expect(items.first { $0["start"] as? String == "12:30" }?["end"] as? String == "14:05")
+                #expect(items.first { $0["kind"] as? String == "diaper" }?["details"] as? String == "dirty")
+
+                let byRules = try await upload()
+                #expect(byRules.status == 201, "\(byRules.text)")
+                #expect(byRules.json["parser"] as? String == "rules", "an unusable reply falls back to the rules")
+                #expect((byRules.json["suggestions"] as? [Any])?.count == (try DaycareSheet.expected("01_plain.txt")).count)
+
+                let importId = try #require(byModel.json["import_id"] as? String)
+                #expect(try await family.send("GET", "imports/\(importId)").json["parser"] as? String == "openai:gpt-4o-mini")
+            }
+        }
+        let requests = await server.requests(to: "/v1/chat/completions")
+        #expect(requests.count == 2)
+        #expect(requests.allSatisfy { $0.headers["authorization"] == "Bearer sk-test-import" })
+        #expect(requests.first.map { ($0.body["response_format"] as? String)?.contains("daycare_logs") == true } == true)
+        #expect(requests.first.map { "\($0.body)".contains("Bottle 5 oz 11:00") } == true, "the sheet is in the prompt")
+
+        // The model's reading is in the events: a rebuild gives the same tables without it.
+        let replay = try await CommandLineTool.run(["replay", "tracking_logs"])
+        #expect(replay.status == 0 && replay.output.contains("identical"), "\(replay.output)\n\(replay.errors)")
     }
 }
 

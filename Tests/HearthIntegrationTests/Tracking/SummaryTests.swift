@@ -56,6 +56,14 @@ extension BackboneSuite.Tracking {
             #expect(text.contains("She has been teething"))
             let png = try await Poppler.firstPage(of: pdf.body)
             #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+            let chart = try #require(final["growth_chart"] as? [String: Any], "the weights are frozen in the summary")
+            #expect(chart["sex"] as? String == "female")
+            #expect((chart["points"] as? [[String: Any]])?.map { $0["weight_kg"] as? Double } == [7.6])
+
+            // A weight logged afterwards is not in the summary's chart: the PDF is the same bytes.
+            _ = try await family.log("growth", ["weight": 9.9, "weight_unit": "kg", "at": TrackingTime.ago(60)])
+            let later = try await HTTPTestClient.send("GET", url.appendingPathComponent("\(runId).pdf"), headers: family.user.headers)
+            #expect(later.status == 200 && later.body == pdf.body, "the summary's chart changed with a later log")
             if let directory = ProcessInfo.processInfo.environment["HEARTH_CHART_SAMPLES"] {
                 try png.write(to: URL(fileURLWithPath: directory).appendingPathComponent("summary-page-1.png"))
             }

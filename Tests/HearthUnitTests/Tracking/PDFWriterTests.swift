@@ -97,12 +97,23 @@ import Testing
 
     @Test func parenthesesBackslashesAndAccentsAreEscapedInTheContentStream() {
         var document = PDFDocumentBuilder(title: "Escapes")
-        document.text("(ok) C:\\path café € 你", x: 50, y: 100, size: 12)
+        document.text("(ok) C:\\path café € 😀", x: 50, y: 100, size: 12)
         let text = Self.text(document.data())
-        // "é" is 0xE9 in WinAnsi (octal 351), "€" is 0x80 (octal 200), and "你" is outside it.
+        // "é" is 0xE9 in WinAnsi (octal 351), "€" is 0x80 (octal 200), and "😀" has no Latin form.
         #expect(text.contains("(\\(ok\\) C:\\\\path caf\\351 \\200 ?) Tj"))
         #expect(PDFDocumentBuilder.winAnsiBytes("e\u{301}") == [0xE9])
         #expect(PDFDocumentBuilder.winAnsiBytes("a\u{2014}b\u{2019}") == [0x61, 0x97, 0x62, 0x92])
+    }
+
+    @Test func lettersOutsideTheCodePageAreWrittenInLatinLetters() {
+        // Below 0x80 and from 0xA0 code page 1252 is Latin-1.
+        func latin(_ text: String) -> String? { String(bytes: PDFDocumentBuilder.winAnsiBytes(text), encoding: .isoLatin1) }
+        #expect(latin("Łucja") == "Lucja")
+        #expect(latin("Ğül") == "Gül", "ü is in the code page and keeps its accent")
+        #expect(latin("Привет, Zoë") == "Privet, Zoë")
+        #expect(latin("李小龍 ate peas") == "li xiao long ate peas")
+        #expect(latin("Straße ẞ") == "Straße SS")
+        #expect(PDFDocumentBuilder.winAnsiBytes("😀x") == [0x3F, 0x78])
     }
 
     @Test func theTitleIsWrittenAsUnicodeInTheDocumentInformation() {

@@ -233,16 +233,45 @@ public struct PDFDocumentBuilder: Sendable {
     /// `s` as WinAnsiEncoding (Windows code page 1252) bytes, as the fonts are declared: composed
     /// first (so an "e" and a combining accent become "é"), line breaks and tabs made spaces,
     /// common typographic spaces and hyphens made their plain forms (Foundation's time formats
-    /// use U+202F before "AM"), and every other character outside code page 1252 made "?".
+    /// use U+202F before "AM"). A run of characters outside code page 1252 is transliterated to
+    /// Latin without accents (ICU's transforms: "Łucja" → "Lucja", "李小龍" → "li xiao long",
+    /// "Привет" → "Privet"), so a child's or a food's name stays readable on the page; what
+    /// still has no Latin form (emoji) is "?".
     public static func winAnsiBytes(_ s: String) -> [UInt8] {
         var bytes: [UInt8] = []
-        for scalar in s.precomposedStringWithCanonicalMapping.unicodeScalars {
-            bytes.append(winAnsiByte(scalar))
+        var foreign = String.UnicodeScalarView()
+        func flushForeign() {
+            guard !foreign.isEmpty else { return }
+            for scalar in transliterated(String(foreign)).unicodeScalars {
+                bytes.append(winAnsiByte(scalar) ?? 0x3F)
+            }
+            foreign.removeAll()
         }
+        for scalar in s.precomposedStringWithCanonicalMapping.unicodeScalars {
+            if let byte = winAnsiByte(scalar) {
+                flushForeign()
+                bytes.append(byte)
+            } else {
+                foreign.append(scalar)
+            }
+        }
+        flushForeign()
         return bytes
     }
 
-    static func winAnsiByte(_ scalar: Unicode.Scalar) -> UInt8 {
+    /// Letters ICU's Latin transform keeps as they are, with no code page 1252 form.
+    static let latinFallbacks: [Character: String] = [
+        "Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h", "ı": "i", "ẞ": "SS", "Ŋ": "N", "ŋ": "n", "Ŧ": "T", "ŧ": "t",
+    ]
+
+    static func transliterated(_ text: String) -> String {
+        let latin = text.applyingTransform(.toLatin, reverse: false) ?? text
+        let plain = latin.applyingTransform(.stripDiacritics, reverse: false) ?? latin
+        return String(plain.flatMap { latinFallbacks[$0] ?? String($0) }).precomposedStringWithCanonicalMapping
+    }
+
+    /// The byte of `scalar` in code page 1252, nil when it has none.
+    static func winAnsiByte(_ scalar: Unicode.Scalar) -> UInt8? {
         let value = scalar.value
         switch value {
         case 0x20...0x7E, 0xA0...0xFF:
@@ -252,7 +281,7 @@ public struct PDFDocumentBuilder: Sendable {
         case 0x2010, 0x2011, 0x2212:
             return 0x2D
         default:
-            return cp1252Extras[value] ?? 0x3F
+            return cp1252Extras[value]
         }
     }
 
