@@ -35,6 +35,8 @@ let package = Package(
         // roots and the tests' HTTP/2 TLS fake APNs server.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.0"),
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
+        // The wellbeing space's live connection (`/v1/wellbeing/live`).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         // MARK: Shared libraries
@@ -71,7 +73,7 @@ let package = Package(
             exclude: ["validate.py", "eval/README.md", "who_growth_lms.md"],
             resources: [
                 .copy("recipes.json"), .copy("allergen_synonyms.json"), .copy("routines.json"), .copy("chores.json"),
-                .copy("knowledge"), .copy("eval/queries.json"), .copy("eval/extraction.json"), .copy("who_growth_lms.json"), .copy("first_foods.json"),
+                .copy("knowledge"), .copy("eval/queries.json"), .copy("eval/extraction.json"), .copy("who_growth_lms.json"), .copy("first_foods.json"), .copy("wellbeing"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -129,6 +131,7 @@ let package = Package(
                 "HearthConfiguration",
                 "HearthStore", "HearthKafka", "HearthEvents",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -199,6 +202,7 @@ let package = Package(
                 "HearthPrivacy",
                 "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthEvents", "HearthDomain", "HearthAssist", "HearthKnowledge", "HearthGoogle",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -347,6 +351,8 @@ let package = Package(
                 "NotifierService", "HearthCtlCommands",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // The wellbeing tests' live connection.
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 // The calendar tests' fake Google token and Calendar endpoints.

@@ -4,6 +4,7 @@ import HearthKafka
 import HearthKnowledge
 import HearthRuntime
 import Hummingbird
+import HummingbirdWebSocket
 import ServiceLifecycle
 
 /// The gateway's HTTP API wired together: who may call what, in which order the checks run.
@@ -36,6 +37,8 @@ struct GatewayAPI: Sendable {
     let documents: DocumentAdminRoutes
     let calendar: CalendarAPI
     let tracking: TrackingAPI
+    let wellbeing: WellbeingAPI
+    let wellbeingLive: WellbeingLiveRoutes
     let notifications: NotificationRoutes
     let notificationServices: [any Service]
     let registeredRoutes: RegisteredRoutes
@@ -59,6 +62,7 @@ struct GatewayAPI: Sendable {
         let counters = RateLimitCounterStore(client: host.postgres, logger: logger)
         let rateLimitLedger = RateLimitLedger()
         let registeredRoutes = RegisteredRoutes()
+        let standing = AccountStanding(client: host.postgres, changes: host.readModelChanges, logger: logger)
         let idempotencyKeys = IdempotencyStore(client: host.postgres, logger: logger)
         let streams = OpenStreams(perUser: settings.streamsPerUser)
         let notifications = NotificationRoutes.make(
@@ -79,8 +83,7 @@ struct GatewayAPI: Sendable {
                 ledger: rateLimitLedger, clients: ClientAddressResolver(trustProxy: settings.trustProxy),
                 general: FixedWindowRateLimit(limit: settings.rateLimitPerMinute),
                 auth: FixedWindowRateLimit(limit: settings.authRateLimitPerMinute)),
-            authentication: BearerAuthentication(
-                tokens: tokens, standing: AccountStanding(client: host.postgres, changes: host.readModelChanges, logger: logger)),
+            authentication: BearerAuthentication(tokens: tokens, standing: standing),
             auth: AuthRoutes(
                 apple: AppleIdentityVerifier(keySet: AppleKeySet(url: settings.appleJWKSURL, logger: logger), clientId: settings.appleClientId),
                 tokens: tokens,
@@ -115,6 +118,8 @@ struct GatewayAPI: Sendable {
             tracking: try TrackingAPI.make(
                 host: host, membership: membership, users: userReadModel, consistency: consistency, launcher: assist.launcher,
                 importReader: settings.daycareImportReader),
+            wellbeing: try WellbeingAPI.make(host: host, users: userReadModel, consistency: consistency, quizRouter: settings.wellbeingQuizRouter),
+            wellbeingLive: try WellbeingLiveRoutes.make(host: host, tokens: tokens, standing: standing, streams: streams),
             notifications: notifications.routes,
             notificationServices: notifications.services,
             registeredRoutes: registeredRoutes,
@@ -123,7 +128,13 @@ struct GatewayAPI: Sendable {
     }
 
     /// Services that run beside the HTTP server once migrations are applied.
-    var services: [any Service] { [janitor, chatStream.hub, eraser, exportWorker] + assist.services + notificationServices }
+    var services: [any Service] { [janitor, chatStream.hub, wellbeingLive.hub, eraser, exportWorker] + assist.services + notificationServices }
+
+    /// The WebSocket upgrades (`/v1/wellbeing/live`), listed with the other routes.
+    func registerWebSockets(on router: Router<BasicWebSocketRequestContext>) {
+        wellbeingLive.register(on: router)
+        registeredRoutes.add(router.routes.map { RegisteredRoutes.Route(method: $0.method.rawValue, path: $0.path.description) })
+    }
 
     /// Registers every route. Every route registered here is listed by `GET /v1/admin/routes`
     /// and must be in openapi.json (a test compares the two).
@@ -156,6 +167,7 @@ struct GatewayAPI: Sendable {
         documents.register(on: adminOnly)
         calendar.register(on: authenticated)
         tracking.register(on: authenticated)
+        wellbeing.register(on: authenticated)
         notifications.register(on: authenticated)
         assist.usage.register(on: authenticated)
         assist.usage.registerAdmin(on: adminOnly)

@@ -19,7 +19,7 @@ public enum GatewayExecutable: HearthExecutable {
 
     public static func assemble(host: ServiceHost, settings: GatewaySettings) async throws -> ServiceHost.Additions {
         let api = try await GatewayAPI.make(host: host, settings: settings)
-        return ServiceHost.Additions(services: api.services, routes: api.register(on:))
+        return ServiceHost.Additions(services: api.services, routes: api.register(on:), webSocketRoutes: api.registerWebSockets(on:))
     }
 }
 
@@ -28,6 +28,6 @@ public enum GatewayReadModels {
     public static func projections() -> [any Projection] {
         [HouseholdsProjection(), EventLogProjection(), UsersProjection(), HouseholdMembersProjection(), FeedbackProjection(),
          CalendarEntriesProjection(), CalendarFeedsProjection(), ChatsProjection(), ProfileFactsProjection(), AssistantActionsProjection(),
-         ExportRequestsProjection(), TrackingLogsProjection()]
+         ExportRequestsProjection(), TrackingLogsProjection(), WellbeingProjection()]
     }
 }

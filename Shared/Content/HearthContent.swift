@@ -22,6 +22,12 @@ public enum HearthContent {
         try Data(contentsOf: url(of: file))
     }
 
+    /// The wellbeing content (`wellbeing/*.json`): the offline quiz bank, the tips, the authored
+    /// practice scenarios and the guided-audio script templates.
+    public static func wellbeing(_ name: String) throws -> Data {
+        try Data(contentsOf: Bundle.module.resourceURL!.appendingPathComponent("wellbeing", isDirectory: true).appendingPathComponent(name))
+    }
+
     /// The knowledge documents (`knowledge/*.md`, front matter + Markdown body).
     public static var knowledgeDirectory: URL {
         Bundle.module.resourceURL!.appendingPathComponent("knowledge", isDirectory: true)

@@ -3,6 +3,7 @@ import HearthAssist
 import HearthConfiguration
 import HearthDomain
 import HearthRuntime
+import Logging
 
 /// Everything the gateway reads at start-up beyond `ServiceSettings`. The README's configuration
 /// section lists each variable with its default (`ConfigurationDocsTests` holds the two together).
@@ -44,6 +45,9 @@ public struct GatewaySettings: Sendable {
     /// What reads an uploaded daycare sheet (`HEARTH_DAYCARE_IMPORT_PARSER`, see
     /// `DaycareImportReaderSelection`): the rules, or a model with the rules behind it.
     var daycareImportReader: any DaycareReportReader
+    /// Who writes wellbeing quizzes (`HEARTH_WELLBEING_WRITER`): nil for the offline bank, or the
+    /// router whose synthesis chain does, the bank behind it.
+    var wellbeingQuizRouter: ModelRouter?
     /// `POST /v1/auth/dev` exists only in dev and test.
     var devSignInEnabled: Bool
     var runDirectory: String
@@ -104,6 +108,7 @@ public struct GatewaySettings: Sendable {
             deviceSignUpsPerHour: try environment.int("HEARTH_DEVICE_SIGNUPS_PER_HOUR", default: 20, range: 1...1_000_000),
             streamsPerUser: try environment.int("HEARTH_STREAMS_PER_USER", default: 10, range: 1...10_000),
             daycareImportReader: try DaycareImportReaderSelection.fromEnvironment(environment),
+            wellbeingQuizRouter: try WellbeingWriterSelection.router(environment, logger: Logger(label: "hearth.wellbeing")),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,
             isProduction: service.mode == .production)

@@ -75,6 +75,33 @@ struct ExportSection: Sendable {
                     FROM caregiver_reminders WHERE user_id = \($0)) r))::text
             """
         },
+        ExportSection(file: "wellbeing.json", description: "Your own wellbeing space (nobody else sees it): check-ins, settings, quizzes with your answers, the tips in your feed, exercises, practice scenarios, badges and weekly reflections.") {
+            """
+            SELECT json_build_object(
+                'checkins', (SELECT coalesce(json_agg(c ORDER BY c.at, c.checkin_id), '[]') FROM (
+                    SELECT checkin_id, at, mood, urge_level, trigger_context, note, exercise_completed, triggers, logged_at, edited_at
+                    FROM wellbeing_checkins WHERE user_id = \($0)) c),
+                'settings', (SELECT row_to_json(s) FROM (
+                    SELECT window_start, window_end, time_zone, badge_only, no_autoplay, interests, reminder_cadence
+                    FROM wellbeing_settings WHERE user_id = \($0)) s),
+                'quizzes', (SELECT coalesce(json_agg(q ORDER BY q.started_at, q.quiz_id), '[]') FROM (
+                    SELECT z.quiz_id, z.domain, z.started_at,
+                           (SELECT coalesce(json_agg(a ORDER BY a.position), '[]') FROM (
+                                SELECT position, question, written_by, chosen, correct, answered_at
+                                FROM wellbeing_quiz_questions WHERE quiz_id = z.quiz_id) a) AS questions
+                    FROM wellbeing_quizzes z WHERE z.user_id = \($0)) q),
+                'tips', (SELECT coalesce(json_agg(t ORDER BY t.at, t.feed_id), '[]') FROM (
+                    SELECT feed_id, tip_id, reason, at FROM wellbeing_tip_feed WHERE user_id = \($0)) t),
+                'exercises', (SELECT coalesce(json_agg(e ORDER BY e.created_at, e.exercise_id), '[]') FROM (
+                    SELECT exercise_id, kind, theme, title, script, duration_sec, created_at, completed_at FROM wellbeing_exercises WHERE user_id = \($0)) e),
+                'simulations', (SELECT coalesce(json_agg(p ORDER BY p.started_at, p.simulation_id), '[]') FROM (
+                    SELECT simulation_id, scenario_id, choices, started_at, finished_at FROM wellbeing_simulations WHERE user_id = \($0)) p),
+                'badges', (SELECT coalesce(json_agg(b ORDER BY b.earned_at, b.badge_id), '[]') FROM (
+                    SELECT badge_id, earned_at FROM wellbeing_badges WHERE user_id = \($0)) b),
+                'reflections', (SELECT coalesce(json_agg(r ORDER BY r.week), '[]') FROM (
+                    SELECT week, figures, recap, written_by, written_at FROM wellbeing_reflections WHERE user_id = \($0)) r))::text
+            """
+        },
         ExportSection(file: "reminders.json", description: "Your reminders.") {
             """
             SELECT coalesce(json_agg(r ORDER BY r.due_at, r.reminder_id), '[]')::text FROM (

@@ -248,7 +248,7 @@ extension EventCatalogue {
             AssistantActionExecuted.self,
             SummaryRequested.self,
             SummaryRequestedV2.self,
-        ] + TrackingLogKind.payloadTypes,
+        ] + TrackingLogKind.payloadTypes + WellbeingEvents.payloadTypes,
         upcasters: [
             NotificationSettingsUpdatedV2.upcasterFromV1,
             DaycareImportReceivedV2.upcasterFromV1,

@@ -28,11 +28,13 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
     public static let profile = Topic("profile", partitions: 6)
     public static let assistant = Topic("assistant", partitions: 6)
     public static let tracking = Topic("tracking", partitions: 6)
+    /// A user's own wellbeing space, keyed by the user: nobody else reads it.
+    public static let wellbeing = Topic("wellbeing", partitions: 6)
 
     /// Every event topic, in a stable order. Dead-letter topics are derived from these.
     public static let all: [Topic] = [
         .households, .users, .feedback, .assistRequests, .assistEvents, .chores, .content,
-        .reminders, .notifications, .calendar, .chats, .profile, .assistant, .tracking,
+        .reminders, .notifications, .calendar, .chats, .profile, .assistant, .tracking, .wellbeing,
     ]
 
     public static func named(_ name: String) -> Topic? {

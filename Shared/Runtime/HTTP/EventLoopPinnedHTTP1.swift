@@ -1,4 +1,6 @@
+import Hummingbird
 import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 
@@ -51,6 +53,42 @@ final class EventLoopTaskExecutor: TaskExecutor {
         let job = UnownedJob(job)
         eventLoop.execute {
             job.runSynchronously(on: self.asUnownedTaskExecutor())
+        }
+    }
+}
+
+/// `EventLoopPinnedHTTP1Channel` for a server that also accepts WebSocket upgrades: the same
+/// event-loop preference around hummingbird-websocket's channel, so plain requests keep their
+/// speed on an executable that has live connections.
+public struct EventLoopPinnedWebSocketUpgradeChannel: ServerChildChannel {
+    public typealias Value = HTTP1WebSocketUpgradeChannel.Value
+    private let connection: HTTP1WebSocketUpgradeChannel
+
+    init(connection: HTTP1WebSocketUpgradeChannel) {
+        self.connection = connection
+    }
+
+    public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        connection.setup(channel: channel, logger: logger)
+    }
+
+    public func handle(value: Value, logger: Logger) async {
+        await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
+            await connection.handle(value: value, logger: logger)
+        }
+    }
+}
+
+extension HTTPServerBuilder {
+    /// HTTP/1.1 with WebSocket upgrades on the paths `webSocketRouter` holds, each connection's
+    /// handling on its event loop.
+    public static func eventLoopPinnedHTTP1WebSocketUpgrade<WebSocketRouter: HTTPResponderBuilder & SendableMetatype>(
+        webSocketRouter: WebSocketRouter, configuration: HTTP1WebSocketUpgradeChannel.Configuration
+    ) -> HTTPServerBuilder where WebSocketRouter.Responder.Context: WebSocketRequestContext {
+        let webSocketResponder = webSocketRouter.buildResponder()
+        return HTTPServerBuilder { responder in
+            EventLoopPinnedWebSocketUpgradeChannel(
+                connection: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration))
         }
     }
 }

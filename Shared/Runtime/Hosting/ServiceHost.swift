@@ -4,6 +4,8 @@ import HearthKafka
 import HearthPrivacy
 import HearthStore
 import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import PostgresNIO
@@ -36,10 +38,17 @@ public struct ServiceHost: Sendable {
     public struct Additions {
         public var services: [any Service]
         public var routes: (Router<HearthRequestContext>) -> Void
+        /// WebSocket routes (`router.ws(...)`), when the executable has any: the server then
+        /// accepts the upgrade on exactly these paths.
+        public var webSocketRoutes: ((Router<BasicWebSocketRequestContext>) -> Void)?
 
-        public init(services: [any Service] = [], routes: @escaping (Router<HearthRequestContext>) -> Void = { _ in }) {
+        public init(
+            services: [any Service] = [], routes: @escaping (Router<HearthRequestContext>) -> Void = { _ in },
+            webSocketRoutes: ((Router<BasicWebSocketRequestContext>) -> Void)? = nil
+        ) {
             self.services = services
             self.routes = routes
+            self.webSocketRoutes = webSocketRoutes
         }
     }
 
@@ -67,7 +76,7 @@ public struct ServiceHost: Sendable {
             FileHandle.standardError.write(Data("\(Executable.name): cannot start: \(error)\n".utf8))
             exit(78)  // EX_CONFIG
         }
-        await host.run(extraServices: additions.services, routes: additions.routes)
+        await host.run(extraServices: additions.services, routes: additions.routes, webSocketRoutes: additions.webSocketRoutes)
     }
 
     /// Builds the clients: the producer and publisher first, so that projections which publish
@@ -108,9 +117,12 @@ public struct ServiceHost: Sendable {
     /// Runs until SIGTERM or SIGINT. `routes` adds the executable's own API beside the ops routes.
     /// A failure to serve (the HTTP port taken, a service that stops on an error) ends the process
     /// with one line saying why and exit status 1, not a trap with a stack trace.
-    public func run(extraServices: [any Service] = [], routes: (Router<HearthRequestContext>) -> Void = { _ in }) async {
+    public func run(
+        extraServices: [any Service] = [], routes: (Router<HearthRequestContext>) -> Void = { _ in },
+        webSocketRoutes: ((Router<BasicWebSocketRequestContext>) -> Void)? = nil
+    ) async {
         do {
-            try await serve(extraServices: extraServices, routes: routes)
+            try await serve(extraServices: extraServices, routes: routes, webSocketRoutes: webSocketRoutes)
         } catch {
             logger.critical("stopped on an error", metadata: ["error": "\(error)"])
             FileHandle.standardError.write(Data("\(settings.serviceName): stopped: \(describe(error))\n".utf8))
@@ -127,7 +139,9 @@ public struct ServiceHost: Sendable {
         return "\(error)"
     }
 
-    private func serve(extraServices: [any Service], routes: (Router<HearthRequestContext>) -> Void) async throws {
+    private func serve(
+        extraServices: [any Service], routes: (Router<HearthRequestContext>) -> Void, webSocketRoutes: ((Router<BasicWebSocketRequestContext>) -> Void)?
+    ) async throws {
         let router = Router(context: HearthRequestContext.self)
         router.add(middleware: RequestIdMiddleware())
         router.add(middleware: RequestMetricsMiddleware())
@@ -140,11 +154,18 @@ public struct ServiceHost: Sendable {
             + (deadLetterRelay.map { [GatedService(gate: gate, service: $0)] } ?? [])
             + extraServices.map { GatedService(gate: gate, service: $0) }
             + (readModelChanges.isNeeded ? [GatedService(gate: gate, service: readModelChanges)] : [])
+        // A connection that sends nothing (or half a request: slowloris) for the idle timeout is
+        // closed; one whose answer is still streaming is not idle.
+        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(Int64(settings.httpIdleTimeoutSeconds)))
+        var server = HTTPServerBuilder.eventLoopPinnedHTTP1(configuration: http1)
+        if let webSocketRoutes {
+            let webSocketRouter = Router(context: BasicWebSocketRequestContext.self)
+            webSocketRoutes(webSocketRouter)
+            server = .eventLoopPinnedHTTP1WebSocketUpgrade(webSocketRouter: webSocketRouter, configuration: .init(http1: http1))
+        }
         let application = Application(
             router: router,
-            // A connection that sends nothing (or half a request: slowloris) for the idle timeout is
-            // closed; one whose answer is still streaming is not idle.
-            server: .eventLoopPinnedHTTP1(configuration: .init(idleTimeout: .seconds(Int64(settings.httpIdleTimeoutSeconds)))),
+            server: server,
             configuration: .init(address: .hostname(settings.httpHost, port: settings.httpPort), serverName: "hearth-\(settings.serviceName)"),
             services: services,
             logger: logger)

@@ -32,6 +32,11 @@ extension BackboneSuite {
                 let feed = try await HTTPTestClient.postJSON(
                     url("v1/children/\(childId)/feeds"), ["method": "bottle", "amount": 90, "unit": "ml", "notes": "Bottle note \(tag)"], headers: ben.headers)
                 #expect(feed.status == 201, "\(String(decoding: feed.body, as: UTF8.self))")
+                // Each one's own wellbeing check-in: only Ada's is in Ada's export.
+                for (user, note) in [(ada, "Ada's calm evening \(tag)"), (ben, "Ben's private urge \(tag)")] {
+                    let checkIn = try await HTTPTestClient.postJSON(url("v1/wellbeing/checkins"), ["mood": 6, "urge_level": 3, "note": note], headers: user.headers)
+                    #expect(checkIn.status == 201, "\(String(decoding: checkIn.body, as: UTF8.self))")
+                }
                 // Written by the projections before the export reads them.
                 #expect(try await KafkaTestEnvironment.eventually {
                     let messages = try await HTTPTestClient.send("GET", url("v1/chats/\(ownId)/messages"), headers: ben.headers)
@@ -41,7 +46,7 @@ extension BackboneSuite {
                 let files = try await Self.export(url: url, user: ada, body: nil)
                 #expect(Set(files.keys) == [
                     "README.txt", "profile.json", "households.json", "chats.json", "assistant_runs.json", "assistant_actions.json", "calendar.json",
-                    "tracking.json", "reminders.json", "consents.json", "feedback.json", "usage.json",
+                    "tracking.json", "wellbeing.json", "reminders.json", "consents.json", "feedback.json", "usage.json",
                 ])
                 for (name, text) in files where name.hasSuffix(".json") {
                     #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) != nil, "\(name) is JSON")
@@ -53,6 +58,8 @@ extension BackboneSuite {
                 #expect(chats.contains("Ada says hi \(tag)") && chats.contains("Ben answers \(tag)"), "\(chats)")
                 #expect(!files.values.contains { $0.contains("Ben's diary") || $0.contains("Ben alone") }, "nothing of a chat Ada is not in")
                 #expect(files["tracking.json"]?.contains("Bottle note \(tag)") == true, "\(files["tracking.json"] ?? "")")
+                #expect(files["wellbeing.json"]?.contains("Ada's calm evening \(tag)") == true, "\(files["wellbeing.json"] ?? "")")
+                #expect(!files.values.contains { $0.contains("Ben's private urge") }, "nothing of Ben's wellbeing")
 
                 // The household's shared data, for its owner only.
                 let householdFiles = try await Self.export(url: url, user: ada, body: ["scope": "household"])

@@ -88,6 +88,9 @@ struct SafetyRuleCase: Sendable, CustomTestStringConvertible {
               nearMiss: "help with his social studies homework"),
         .init("assistant.mature_media", "assistant", ages: [9], "an R-rated movie for family night",
               nearMiss: "a PG-rated movie for family night"),
+        // Wellbeing (a user's own check-in notes).
+        .init("wellbeing.danger_to_self", "wellbeing", "I want to hurt myself tonight",
+              nearMiss: "this deadline is killing me and I hurt myself at football"),
     ]
 
     @Test(arguments: cases) func ruleFiresOnItsPositiveExample(_ rule: SafetyRuleCase) throws {
@@ -106,7 +109,7 @@ struct SafetyRuleCase: Sendable, CustomTestStringConvertible {
         let all = Set(Self.policy.domainNames.flatMap { Self.policy.ruleIds(domain: $0) })
         #expect(all.subtracting(covered).sorted() == [])
         #expect(covered.subtracting(all).sorted() == [])
-        #expect(Self.policy.domainNames == ["assistant", "chores", "meals", "routines"])
+        #expect(Self.policy.domainNames == ["assistant", "chores", "meals", "routines", "wellbeing"])
     }
 
     @Test func ageGatesOnlyApplyInsideTheirAgeRange() {
