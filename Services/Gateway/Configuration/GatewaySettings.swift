@@ -48,6 +48,8 @@ public struct GatewaySettings: Sendable {
     /// Who writes wellbeing quizzes (`HEARTH_WELLBEING_WRITER`): nil for the offline bank, or the
     /// router whose synthesis chain does, the bank behind it.
     var wellbeingQuizRouter: ModelRouter?
+    /// How often the weekly reflections due are looked for (`HEARTH_WELLBEING_REFLECTION_CHECK_SECONDS`).
+    var wellbeingReflectionInterval: Duration
     /// `POST /v1/auth/dev` exists only in dev and test.
     var devSignInEnabled: Bool
     var runDirectory: String
@@ -109,6 +111,7 @@ public struct GatewaySettings: Sendable {
             streamsPerUser: try environment.int("HEARTH_STREAMS_PER_USER", default: 10, range: 1...10_000),
             daycareImportReader: try DaycareImportReaderSelection.fromEnvironment(environment),
             wellbeingQuizRouter: try WellbeingWriterSelection.router(environment, logger: Logger(label: "hearth.wellbeing")),
+            wellbeingReflectionInterval: .seconds(try environment.int("HEARTH_WELLBEING_REFLECTION_CHECK_SECONDS", default: 900, range: 1...86_400)),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,
             isProduction: service.mode == .production)

@@ -12,9 +12,11 @@ struct WellbeingAPI: Sendable {
     let quizzes: WellbeingQuizRoutes
     let exercises: WellbeingExerciseRoutes
     let insights: WellbeingInsightRoutes
+    /// The scheduled run that writes each user's weekly reflection.
+    let reflections: PeriodicService
 
     static func make(
-        host: ServiceHost, users: UserReadModel, consistency: ReadConsistency, quizRouter: ModelRouter?
+        host: ServiceHost, users: UserReadModel, consistency: ReadConsistency, quizRouter: ModelRouter?, reflectionInterval: Duration
     ) throws -> WellbeingAPI {
         let tips = try TipCatalogue.bundled()
         let bank = try QuizBank.bundled()
@@ -25,7 +27,8 @@ struct WellbeingAPI: Sendable {
             checkIns: WellbeingCheckInRoutes(space: space),
             quizzes: WellbeingQuizRoutes(space: space, writer: WellbeingQuizWriter(bank: bank, tips: tips, router: quizRouter, logger: host.logger)),
             exercises: WellbeingExerciseRoutes(space: space, audio: GuidedAudio(client: host.postgres, tools: ToolRunner(), logger: host.logger)),
-            insights: WellbeingInsightRoutes(space: space))
+            insights: WellbeingInsightRoutes(space: space),
+            reflections: WeeklyReflectionRun(space: space, client: host.postgres, logger: host.logger).service(every: reflectionInterval))
     }
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {

@@ -78,18 +78,23 @@ struct DeliveryChannels: Sendable {
             guard let apns, let apnsTopic else { return .failed("apns is not configured") }
             var custom = ["reminder_id": reminder.reminderId.uuidString.lowercased(), "notification_id": notificationId.uuidString.lowercased()]
             if let member = reminder.memberId { custom["member_id"] = member.uuidString.lowercased() }
-            let payload = APNsPayload(
+            var payload = APNsPayload(
                 title: reminder.title, body: reminder.body, badge: badge > 0 ? badge : nil, sound: "default",
                 threadId: reminder.householdId?.uuidString.lowercased() ?? "reminders", category: Self.category(of: reminder), custom: custom)
+            if reminder.silent {
+                // A badge and a wake-up for the app, nothing shown: the user asked for badge-only pushes.
+                payload = APNsPayload.silent(badge: max(badge, 1), custom: custom)
+            }
             let body: Data
             do {
                 body = try payload.encoded()
             } catch {
                 return .failed("\(error)")
             }
+            // APNs wants background pushes at priority 5 with their own push type.
             let push = APNsPush(
-                deviceToken: device.token, environment: device.environment, topic: apnsTopic,
-                priority: 10, expiration: now.addingTimeInterval(24 * 3600),
+                deviceToken: device.token, environment: device.environment, topic: apnsTopic, pushType: reminder.silent ? "background" : "alert",
+                priority: reminder.silent ? 5 : 10, expiration: now.addingTimeInterval(24 * 3600),
                 collapseId: reminder.reminderId.uuidString.lowercased(), apnsId: notificationId, payload: body)
             switch await apns.send(push) {
             case .delivered: return .delivered

@@ -30,6 +30,8 @@ struct ReminderRecord: Sendable {
     var source: String
     /// The household member it is about (a tracked child), when there is one.
     var memberId: UUID? = nil
+    /// A badge and no alert: an APNs background push.
+    var silent: Bool = false
 }
 
 /// Where and when one user's notifications may go.
@@ -168,17 +170,28 @@ struct DispatchStore: Sendable {
     func reminder(_ id: UUID) async throws -> ReminderRecord? {
         let rows = try await client.query(
             """
-            SELECT reminder_id, user_id, household_id, title, body, due_at, urgent, channels, status, source, member_id
+            SELECT reminder_id, user_id, household_id, title, body, due_at, urgent, channels, status, source, member_id, silent
             FROM reminders WHERE reminder_id = \(id)
             """, logger: logger)
-        for try await (reminderId, userId, householdId, title, body, dueAt, urgent, channels, status, source, memberId)
-            in rows.decode((UUID, UUID, UUID?, String, String?, Date, Bool, [String]?, String, String, UUID?).self)
+        for try await (reminderId, userId, householdId, title, body, dueAt, urgent, channels, status, source, memberId, silent)
+            in rows.decode((UUID, UUID, UUID?, String, String?, Date, Bool, [String]?, String, String, UUID?, Bool).self)
         {
             return ReminderRecord(
                 reminderId: reminderId, userId: userId, householdId: householdId, title: title, body: body, dueAt: dueAt,
-                urgent: urgent, channels: channels, status: status, source: source, memberId: memberId)
+                urgent: urgent, channels: channels, status: status, source: source, memberId: memberId, silent: silent)
         }
         return nil
+    }
+
+    /// The user's wellbeing delivery window, when they set one (else the default 08:00–21:00 in
+    /// their notification or profile zone applies).
+    func wellbeingWindow(_ userId: UUID, fallbackZone: TimeZone) async throws -> DeliveryWindow {
+        let rows = try await client.query(
+            "SELECT window_start, window_end, time_zone FROM wellbeing_windows WHERE user_id = \(userId)", logger: logger)
+        for try await (start, end, zone) in rows.decode((String, String, String).self) {
+            if let window = try? DeliveryWindow.parse(start: start, end: end, timeZone: zone) { return window }
+        }
+        return DeliveryWindow.standard(in: fallbackZone)
     }
 
     func userContext(_ userId: UUID) async throws -> UserDeliveryContext {

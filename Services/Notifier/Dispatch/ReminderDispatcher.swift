@@ -81,10 +81,18 @@ struct ReminderDispatcher: Service {
             let user = try await store.userContext(reminder.userId)
             let now = Date()
             let latenessMs: Int64
-            switch DeliveryTiming.decide(
-                dueAt: claim.remindAt, now: now, urgent: reminder.urgent, quietHours: user.quietHours, zone: user.zone,
-                deferredUntil: claim.deferredUntil)
-            {
+            // The wellbeing space's pushes wait for the user's delivery window, not quiet hours.
+            let timing: DeliveryTiming.Decision
+            if reminder.source == WellbeingPushPlanner.source {
+                let window = try await store.wellbeingWindow(reminder.userId, fallbackZone: user.zone)
+                let opening = window.nextOpening(atOrAfter: now)
+                timing = opening > now ? .deferUntil(opening) : .sendNow(latenessMs: Int64(max(0, now.timeIntervalSince(claim.remindAt)) * 1000))
+            } else {
+                timing = DeliveryTiming.decide(
+                    dueAt: claim.remindAt, now: now, urgent: reminder.urgent, quietHours: user.quietHours, zone: user.zone,
+                    deferredUntil: claim.deferredUntil)
+            }
+            switch timing {
             case .deferUntil(let end):
                 logger.info("reminder deferred by quiet hours", metadata: ["reminder_id": "\(key)", "until": "\(Timestamp.format(end))"])
                 try await store.deferClaim(claim, until: end)

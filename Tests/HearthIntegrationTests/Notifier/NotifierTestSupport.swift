@@ -27,7 +27,8 @@ struct NotifierStack: @unchecked Sendable {
     /// Runs `body` with a gateway, a fake APNs and `notifiers` ready notifier processes (it may
     /// start, kill and restart more with `launchNotifier`).
     static func with<T>(
-        notifiers count: Int = 1, notifier extra: [String: String] = [:], _ body: (NotifierStack, [ServiceProcess]) async throws -> T
+        notifiers count: Int = 1, notifier extra: [String: String] = [:], gateway gatewayExtra: [String: String] = [:],
+        _ body: (NotifierStack, [ServiceProcess]) async throws -> T
     ) async throws -> T {
         let apns = try await FakeAPNsServer.start()
         let key = P256.Signing.PrivateKey()
@@ -36,7 +37,8 @@ struct NotifierStack: @unchecked Sendable {
         environment["HEARTH_WEBHOOK_PRIVATE_TARGETS"] = "true"
         for (name, value) in extra { environment[name] = value }
         defer { Task { await apns.stop() } }
-        return try await ServiceProcess.with("gateway", environment: ["HEARTH_WEBHOOK_PRIVATE_TARGETS": "true"]) { gateway in
+        let gatewayEnvironment = ["HEARTH_WEBHOOK_PRIVATE_TARGETS": "true"].merging(gatewayExtra) { _, given in given }
+        return try await ServiceProcess.with("gateway", environment: gatewayEnvironment) { gateway in
             let stack = NotifierStack(gateway: gateway, apns: apns, apnsKey: key, notifierEnvironment: environment)
             var notifiers: [ServiceProcess] = []
             do {

@@ -363,3 +363,52 @@ final class LiveMessages: Sendable {
 
     var all: [String] { texts.withLock { $0 } }
 }
+
+extension BackboneSuite.Wellbeing {
+    /// The weekly reflection: written by the scheduled run for last week's activity, delivered by
+    /// the notifier as a silent push with a badge, and held until the user's delivery window opens
+    /// (the window is set to open at the next whole minute, so the wait is real but short).
+    @Test func theWeeklyReflectionIsASilentPushHeldUntilTheWindowOpens() async throws {
+        try await NotifierStack.with(gateway: ["HEARTH_WELLBEING_REFLECTION_CHECK_SECONDS": "1"]) { stack, _ in
+            let user = try await GatewayUser.signIn(stack.gateway)
+            let token = try await stack.registerDevice(user)
+            let me = WellbeingUser(baseURL: stack.gateway.baseURL, user: user)
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            var opening = calendar.nextDate(after: Date(), matching: DateComponents(second: 0), matchingPolicy: .nextTime)!
+            if opening.timeIntervalSinceNow < 8 { opening = opening.addingTimeInterval(60) }
+            func clock(_ date: Date) -> String {
+                let parts = calendar.dateComponents([.hour, .minute], from: date)
+                return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+            }
+            let window = try await me.send("PUT", "settings", [
+                "delivery_window": ["start": clock(opening), "end": clock(opening.addingTimeInterval(3600)), "time_zone": "UTC"], "badge_only": true,
+            ])
+            #expect(window.status == 200, "\(window.text)")
+            // Activity in last week: the run writes its reflection.
+            let checkIn = try await me.checkIn(["mood": 6, "urge_level": 4, "timestamp": TrackingTime.iso(Date().addingTimeInterval(-7 * 86_400))])
+            #expect(checkIn.status == 201, "\(checkIn.text)")
+            let written = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                try await me.send("GET", "reflections/weekly").json["final"] as? Bool == true
+            }
+            #expect(written, "the scheduled run wrote last week's reflection")
+            let reflection = try await me.send("GET", "reflections/weekly")
+            #expect((reflection.json["figures"] as? [String: Any])?["check_ins"] as? Int == 1, "\(reflection.text)")
+
+            // Nothing is pushed while the window is closed.
+            while opening.timeIntervalSinceNow > 1.5 {
+                #expect(stack.pushes(to: token).isEmpty, "a push before the window opened")
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            // Once it opens: one silent push with a badge.
+            #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { !stack.pushes(to: token).isEmpty }, "APNs got the push")
+            let pushes = stack.pushes(to: token)
+            #expect(pushes.count == 1)
+            let push = try #require(pushes.first)
+            #expect(push.header("apns-push-type") == "background" && push.header("apns-priority") == "5")
+            let aps = (try JSONSerialization.jsonObject(with: push.body) as? [String: Any])?["aps"] as? [String: Any] ?? [:]
+            #expect(aps["content-available"] as? Int == 1 && (aps["badge"] as? Int ?? 0) >= 1, "\(aps)")
+            #expect(aps["alert"] == nil && aps["sound"] == nil, "silent: \(aps)")
+        }
+    }
+}

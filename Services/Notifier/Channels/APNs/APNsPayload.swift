@@ -16,6 +16,8 @@ public struct APNsPayload: Sendable, Equatable {
     public var category: String?
     /// Extra top-level string keys for the app (`reminder_id`, `notification_id`).
     public var custom: [String: String]
+    /// A silent push: `content-available` and the badge, no alert and no sound.
+    public var silent = false
 
     public init(
         title: String, body: String?, badge: Int? = nil, sound: String? = "default", threadId: String? = nil, category: String? = nil,
@@ -30,22 +32,31 @@ public struct APNsPayload: Sendable, Equatable {
         self.custom = custom
     }
 
+    /// A badge-only push: the app's badge changes and the app may refresh, nothing is shown.
+    public static func silent(badge: Int, custom: [String: String] = [:]) -> APNsPayload {
+        var payload = APNsPayload(title: "", body: nil, badge: badge, sound: nil, custom: custom)
+        payload.silent = true
+        return payload
+    }
+
     private struct Document: Encodable {
         struct Aps: Encodable {
             struct Alert: Encodable {
                 var title: String
                 var body: String?
             }
-            var alert: Alert
+            var alert: Alert?
             var badge: Int?
             var sound: String?
             var threadId: String?
             var category: String?
+            var contentAvailable: Int?
 
             enum CodingKeys: String, CodingKey {
                 case alert, badge, sound
                 case threadId = "thread-id"
                 case category
+                case contentAvailable = "content-available"
             }
         }
         var aps: Aps
@@ -68,7 +79,11 @@ public struct APNsPayload: Sendable, Equatable {
     }
 
     private func document(title: String, body: String?) -> Document {
-        Document(aps: .init(alert: .init(title: title, body: body), badge: badge, sound: sound, threadId: threadId, category: category), custom: custom)
+        Document(
+            aps: .init(
+                alert: silent ? nil : .init(title: title, body: body), badge: badge, sound: silent ? nil : sound, threadId: silent ? nil : threadId,
+                category: silent ? nil : category, contentAvailable: silent ? 1 : nil),
+            custom: custom)
     }
 
     private static func encode(_ document: Document) throws -> Data {
