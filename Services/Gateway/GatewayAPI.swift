@@ -118,8 +118,8 @@ struct GatewayAPI: Sendable {
             tracking: try TrackingAPI.make(
                 host: host, membership: membership, users: userReadModel, consistency: consistency, launcher: assist.launcher,
                 importReader: settings.daycareImportReader),
-            wellbeing: try WellbeingAPI.make(host: host, users: userReadModel, consistency: consistency, quizRouter: settings.wellbeingQuizRouter,
-                reflectionInterval: settings.wellbeingReflectionInterval),
+            wellbeing: try WellbeingAPI.make(host: host, users: userReadModel, consistency: consistency, writerRouter: settings.wellbeingWriterRouter,
+                reflectionInterval: settings.wellbeingReflectionInterval, embeddings: search.search.provider),
             wellbeingLive: try WellbeingLiveRoutes.make(host: host, tokens: tokens, standing: standing, streams: streams),
             notifications: notifications.routes,
             notificationServices: notifications.services,

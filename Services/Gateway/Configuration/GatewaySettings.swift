@@ -45,9 +45,9 @@ public struct GatewaySettings: Sendable {
     /// What reads an uploaded daycare sheet (`HEARTH_DAYCARE_IMPORT_PARSER`, see
     /// `DaycareImportReaderSelection`): the rules, or a model with the rules behind it.
     var daycareImportReader: any DaycareReportReader
-    /// Who writes wellbeing quizzes (`HEARTH_WELLBEING_WRITER`): nil for the offline bank, or the
-    /// router whose synthesis chain does, the bank behind it.
-    var wellbeingQuizRouter: ModelRouter?
+    /// Who writes wellbeing quizzes and weekly recaps (`HEARTH_WELLBEING_WRITER`): nil for the
+    /// offline bank and template, or the router whose synthesis chain does, those behind it.
+    var wellbeingWriterRouter: ModelRouter?
     /// How often the weekly reflections due are looked for (`HEARTH_WELLBEING_REFLECTION_CHECK_SECONDS`).
     var wellbeingReflectionInterval: Duration
     /// `POST /v1/auth/dev` exists only in dev and test.
@@ -110,7 +110,7 @@ public struct GatewaySettings: Sendable {
             deviceSignUpsPerHour: try environment.int("HEARTH_DEVICE_SIGNUPS_PER_HOUR", default: 20, range: 1...1_000_000),
             streamsPerUser: try environment.int("HEARTH_STREAMS_PER_USER", default: 10, range: 1...10_000),
             daycareImportReader: try DaycareImportReaderSelection.fromEnvironment(environment),
-            wellbeingQuizRouter: try WellbeingWriterSelection.router(environment, logger: Logger(label: "hearth.wellbeing")),
+            wellbeingWriterRouter: try WellbeingWriterSelection.router(environment, logger: Logger(label: "hearth.wellbeing")),
             wellbeingReflectionInterval: .seconds(try environment.int("HEARTH_WELLBEING_REFLECTION_CHECK_SECONDS", default: 900, range: 1...86_400)),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,

@@ -1,4 +1,5 @@
 import Foundation
+import HearthAssist
 import HearthDomain
 import HearthEvents
 import HearthRuntime
@@ -15,6 +16,7 @@ import PostgresNIO
 /// already reflected is skipped, so a user gets one reflection per week.
 struct WeeklyReflectionRun: Sendable {
     let space: WellbeingSpace
+    let writer: WellbeingRecapWriter
     let client: PostgresClient
     let logger: Logger
 
@@ -71,10 +73,10 @@ struct WeeklyReflectionRun: Sendable {
             weekStart: week, timeZone: zone, checkIns: activity.checkIns, quizzes: activity.quizzes, exercises: activity.exercises, now: now),
             figures.checkIns + figures.exercises + figures.quizzes > 0
         else { return false }
+        let recap = await writer.recap(figures, user: user)
         let position = try await space.publisher.publish(
             WellbeingReflectionWritten(
-                userId: user, week: week, figures: try JSONValueEncoder().encode(figures), recap: ReflectionTemplate.recap(figures), writtenBy: "template",
-                at: now),
+                userId: user, week: week, figures: try JSONValueEncoder().encode(figures), recap: recap.text, writtenBy: recap.writtenBy, at: now),
             correlationId: "weekly-reflection-\(week)")
         // The next pass must see it, or a second gateway's pass could write the week again.
         try await space.consistency.awaitApplied(position, projections: [WellbeingSpace.projection])

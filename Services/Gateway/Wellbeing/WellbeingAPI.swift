@@ -1,6 +1,7 @@
 import Foundation
 import HearthAssist
 import HearthDomain
+import HearthKnowledge
 import HearthRuntime
 import Hummingbird
 
@@ -16,19 +17,24 @@ struct WellbeingAPI: Sendable {
     let reflections: PeriodicService
 
     static func make(
-        host: ServiceHost, users: UserReadModel, consistency: ReadConsistency, quizRouter: ModelRouter?, reflectionInterval: Duration
+        host: ServiceHost, users: UserReadModel, consistency: ReadConsistency, writerRouter: ModelRouter?, reflectionInterval: Duration,
+        embeddings: any EmbeddingProvider
     ) throws -> WellbeingAPI {
         let tips = try TipCatalogue.bundled()
         let bank = try QuizBank.bundled()
         let space = WellbeingSpace(
             publisher: host.publisher, readModel: WellbeingReadModel(client: host.postgres, logger: host.logger), consistency: consistency, users: users,
-            bank: bank, tips: tips, scenarios: try ScenarioLibrary.bundled(), audio: try AudioScriptLibrary.bundled(), safety: try SafetyPolicy.load())
+            bank: bank, tips: tips, scenarios: try ScenarioLibrary.bundled(), audio: try AudioScriptLibrary.bundled(), safety: try SafetyPolicy.load(),
+            similarity: TipSimilarity(provider: embeddings, tips: tips, logger: host.logger))
         return WellbeingAPI(
             checkIns: WellbeingCheckInRoutes(space: space),
-            quizzes: WellbeingQuizRoutes(space: space, writer: WellbeingQuizWriter(bank: bank, tips: tips, router: quizRouter, logger: host.logger)),
+            quizzes: WellbeingQuizRoutes(space: space, writer: WellbeingQuizWriter(bank: bank, tips: tips, router: writerRouter, logger: host.logger)),
             exercises: WellbeingExerciseRoutes(space: space, audio: GuidedAudio(client: host.postgres, tools: ToolRunner(), logger: host.logger)),
             insights: WellbeingInsightRoutes(space: space),
-            reflections: WeeklyReflectionRun(space: space, client: host.postgres, logger: host.logger).service(every: reflectionInterval))
+            reflections: WeeklyReflectionRun(
+                space: space, writer: WellbeingRecapWriter(router: writerRouter, safety: space.safety, logger: host.logger), client: host.postgres,
+                logger: host.logger
+            ).service(every: reflectionInterval))
     }
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {

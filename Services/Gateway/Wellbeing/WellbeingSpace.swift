@@ -20,6 +20,7 @@ struct WellbeingSpace: Sendable {
     let scenarios: ScenarioLibrary
     let audio: AudioScriptLibrary
     let safety: SafetyPolicy
+    let similarity: TipSimilarity
 
     /// The caller: any signed-in user has a space of their own.
     func user(_ context: HearthRequestContext) throws -> UUID {
@@ -90,7 +91,8 @@ struct WellbeingSpace: Sendable {
     }
 
     /// Puts the best tips the user has not had into their feed: ranked by the triggers of their
-    /// last 30 days of check-ins, their interests, and what the feed already holds.
+    /// last 30 days of check-ins, their interests, how close each tip is in meaning to those
+    /// (`TipSimilarity`, the search embeddings), and what the feed already holds.
     func publishTips(
         to user: UUID, count: Int, reason: String, extraTriggers: [WellbeingTrigger] = [], settings: WellbeingSettingsValue, context: HearthRequestContext
     ) async throws -> [WellbeingTip] {
@@ -103,7 +105,10 @@ struct WellbeingSpace: Sendable {
         // What the user just said weighs most.
         for trigger in extraTriggers { counts[trigger, default: 0] += 3 }
         let interests = Set(settings.interests.compactMap(WellbeingInterest.init(rawValue:)))
-        let ranked = TipRanking.rank(tips.tips, triggerCounts: counts, interests: interests, seen: seen).filter { !seen.contains($0.id) }
+        let strongest = counts.sorted { ($1.value, $0.key.rawValue) < ($0.value, $1.key.rawValue) }.prefix(3).map(\.key)
+        let closeness = await similarity.scores(triggers: strongest, interests: interests.sorted { $0.rawValue < $1.rawValue })
+        let ranked = TipRanking.rank(tips.tips, triggerCounts: counts, interests: interests, seen: seen, similarity: closeness)
+            .filter { !seen.contains($0.id) }
         let chosen = Array(ranked.prefix(count))
         try await publish(tipIds: chosen.map(\.id), to: user, reason: reason, context: context)
         return chosen

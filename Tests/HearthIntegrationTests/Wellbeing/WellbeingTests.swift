@@ -412,3 +412,53 @@ extension BackboneSuite.Wellbeing {
         }
     }
 }
+
+extension BackboneSuite.Wellbeing {
+    /// `HEARTH_WELLBEING_WRITER=model` against a local fake of OpenAI's API: a quiz whose first
+    /// reply is not the JSON asked for is asked again and written by the model; two bad replies in
+    /// a row leave the round to the bank; the weekly recap is the model's when its numbers are the
+    /// week's figures.
+    @Test func aModelWritesQuizzesAndRecapsWithTheBankAndTemplateBehindIt() async throws {
+        let question = #"{"prompt":"Who is Sherlock Holmes's friend and chronicler?","choices":["John Watson","Mycroft Holmes","Irene Adler","Mrs Hudson"],"#
+            + #""answer":0,"lesson":"A friend who listens is worth calling before an urge wins.","tip_id":"no-such-tip"}"#
+        let quiz = #"{"questions":["# + [question, question.replacingOccurrences(of: "friend and chronicler", with: "companion")].joined(separator: ",") + "]}"
+        let recap = "You checked in 1 time last week. Keep noticing what sets the urge off."
+        let server = FakeModelServer(["/v1/chat/completions": [
+            .stream(ModelWire.openAI(["Here is a fun quiz about Sherlock!"], prompt: 300, completion: 20)),
+            .stream(ModelWire.openAI([quiz], prompt: 300, completion: 200)),
+            .stream(ModelWire.openAI(["not json"], prompt: 300, completion: 5)),
+            .stream(ModelWire.openAI(["{\"questions\": []}"], prompt: 300, completion: 5)),
+            .stream(ModelWire.openAI([recap], prompt: 300, completion: 30)),
+        ]])
+        try await server.serve { base, _ in
+            let environment = [
+                "HEARTH_WELLBEING_WRITER": "model", "HEARTH_MODEL_CHAIN_SYNTHESIS": "openai:gpt-4o-mini", "HEARTH_OPENAI_API_KEY": "sk-test-wellbeing",
+                "HEARTH_OPENAI_BASE_URL": base, "HEARTH_WELLBEING_REFLECTION_CHECK_SECONDS": "1",
+            ]
+            try await ServiceProcess.with("gateway", environment: environment) { gateway in
+                let me = try await WellbeingUser.make(gateway)
+                let started = try await me.send("POST", "quizzes", ["domain": "sherlock_holmes"])
+                #expect(started.status == 201, "\(started.text)")
+                let questions = started.json["questions"] as? [[String: Any]] ?? []
+                #expect(questions.count == 2 && questions.allSatisfy { $0["written_by"] as? String == "openai:gpt-4o-mini" }, "\(started.text)")
+                let quizId = try #require(started.json["quiz_id"] as? String)
+                let answered = try await me.send("POST", "quizzes/\(quizId)/submit", ["answers": [try #require(questions.first?["id"] as? String): 0]])
+                #expect(answered.json["score"] as? Int == 1, "\(answered.text)")
+                #expect((answered.json["tips_earned"] as? [[String: Any]])?.count == 1, "an unknown tip is replaced by the domain's best")
+                let more = try await me.send("POST", "quizzes/\(quizId)/next")
+                let added = (more.json["questions"] as? [[String: Any]] ?? []).dropFirst(2)
+                #expect(added.count == 3 && added.allSatisfy { $0["written_by"] as? String == "bank" }, "\(more.text)")
+
+                _ = try await me.checkIn(["mood": 6, "urge_level": 4, "note": "a private note", "timestamp": TrackingTime.iso(Date().addingTimeInterval(-7 * 86_400))])
+                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                    try await me.send("GET", "reflections/weekly").json["final"] as? Bool == true
+                })
+                let reflection = try await me.send("GET", "reflections/weekly")
+                #expect(reflection.json["recap"] as? String == recap && reflection.json["written_by"] as? String == "openai:gpt-4o-mini", "\(reflection.text)")
+            }
+        }
+        let requests = await server.requests(to: "/v1/chat/completions")
+        #expect(requests.count == 5)
+        #expect(!requests.contains { "\($0.body)".contains("a private note") }, "a note never goes into a prompt")
+    }
+}
