@@ -29,7 +29,9 @@ struct WellbeingAPI: Sendable {
         return WellbeingAPI(
             checkIns: WellbeingCheckInRoutes(space: space),
             quizzes: WellbeingQuizRoutes(space: space, writer: WellbeingQuizWriter(bank: bank, tips: tips, router: writerRouter, logger: host.logger)),
-            exercises: WellbeingExerciseRoutes(space: space, audio: GuidedAudio(client: host.postgres, tools: ToolRunner(), logger: host.logger)),
+            exercises: WellbeingExerciseRoutes(
+                space: space, audio: GuidedAudio(client: host.postgres, tools: ToolRunner(), logger: host.logger),
+                scenarios: WellbeingScenarioWriter(library: space.scenarios, router: writerRouter, logger: host.logger)),
             insights: WellbeingInsightRoutes(space: space),
             reflections: WeeklyReflectionRun(
                 space: space, writer: WellbeingRecapWriter(router: writerRouter, safety: space.safety, logger: host.logger), client: host.postgres,

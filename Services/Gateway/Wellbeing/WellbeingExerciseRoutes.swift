@@ -12,6 +12,7 @@ import Hummingbird
 struct WellbeingExerciseRoutes: Sendable {
     let space: WellbeingSpace
     let audio: GuidedAudio
+    let scenarios: WellbeingScenarioWriter
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {
         routes.post("exercises/audio") { request, context in try await createAudio(request, context: context) }
@@ -120,10 +121,15 @@ struct WellbeingExerciseRoutes: Sendable {
             for trigger in checkIn.entry.triggers.compactMap(WellbeingTrigger.init(rawValue:)) { counts[trigger, default: 0] += 1 }
         }
         let played = try await space.readModel.recentScenarios(of: user, limit: 5)
-        let scenario = space.scenarios.choose(
-            forTheme: body.theme, recentTriggers: counts, excluding: played, seed: WellbeingQuizWriter.seed(user: user, asked: played.count))
         let id = UUID()
-        try await space.publish(WellbeingSimulationStarted(simulationId: id, userId: user, scenarioId: scenario.id, at: Date()), context: context)
+        let chosen = try await scenarios.scenario(
+            theme: body.theme, recentTriggers: counts, excluding: played, seed: WellbeingQuizWriter.seed(user: user, asked: played.count), user: user,
+            simulationId: id)
+        let written = chosen.writtenBy == "authored" ? nil : try JSONValueEncoder().encode(chosen.scenario)
+        try await space.publish(
+            WellbeingSimulationStartedV2(
+                simulationId: id, userId: user, scenarioId: chosen.scenario.id, scenario: written, writtenBy: chosen.writtenBy, at: Date()),
+            context: context)
         var answer = try await simulationView(id, user: user, badges: [])
         answer.status = .created
         return answer
@@ -131,7 +137,9 @@ struct WellbeingExerciseRoutes: Sendable {
 
     /// The stored simulation replayed through its scenario.
     func session(_ id: UUID, user: UUID) async throws -> (StoredSimulation, PracticeScenario, ScenarioSession) {
-        guard let stored = try await space.readModel.simulation(id, of: user), let scenario = space.scenarios.scenario(id: stored.scenarioId) else {
+        guard let stored = try await space.readModel.simulation(id, of: user),
+              let scenario = stored.written ?? space.scenarios.scenario(id: stored.scenarioId)
+        else {
             throw APIError.notFound("simulation")
         }
         var session = ScenarioSession.start(scenario)
@@ -145,7 +153,9 @@ struct WellbeingExerciseRoutes: Sendable {
         let (stored, scenario, session) = try await session(id, user: user)
         var fields: [String: JSONValue] = [
             "simulation_id": .string(id.uuidString.lowercased()),
-            "scenario": .object(["id": .string(scenario.id), "title": .string(scenario.title), "theme": .string(scenario.theme)]),
+            "scenario": .object([
+                "id": .string(scenario.id), "title": .string(scenario.title), "theme": .string(scenario.theme), "written_by": .string(stored.writtenBy),
+            ]),
             "step": try JSONValueEncoder().encode(session.step(in: scenario)),
             "started_at": .string(Timestamp.format(stored.startedAt)),
             "finished": .bool(session.isFinished(in: scenario)),

@@ -119,11 +119,12 @@ public struct WellbeingProjection: Projection {
                     ON CONFLICT (exercise_id) DO UPDATE SET completed_at = COALESCE(wellbeing_exercises.completed_at, EXCLUDED.completed_at)
                     WHERE wellbeing_exercises.user_id = EXCLUDED.user_id
                     """, logger: logger)
-            case let started as WellbeingSimulationStarted:
+            case let started as WellbeingSimulationStartedV2:
                 try await connection.query(
                     """
-                    INSERT INTO wellbeing_simulations (simulation_id, user_id, scenario_id, started_at)
-                    VALUES (\(started.simulationId), \(started.userId), \(started.scenarioId), \(started.at))
+                    INSERT INTO wellbeing_simulations (simulation_id, user_id, scenario_id, scenario, written_by, started_at)
+                    VALUES (\(started.simulationId), \(started.userId), \(started.scenarioId), \(try started.scenario.map(Self.json))::jsonb,
+                            \(started.writtenBy), \(started.at))
                     ON CONFLICT (simulation_id) DO NOTHING
                     """, logger: logger)
             case let choice as WellbeingSimulationChoiceMade:

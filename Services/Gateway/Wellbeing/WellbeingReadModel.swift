@@ -61,6 +61,9 @@ struct StoredExercise: Sendable {
 struct StoredSimulation: Sendable {
     var simulationId: UUID
     var scenarioId: String
+    /// The tree a model wrote for this simulation; nil for an authored scenario.
+    var written: PracticeScenario?
+    var writtenBy: String
     var choices: [String]
     var startedAt: Date
     var finishedAt: Date?
@@ -225,10 +228,14 @@ struct WellbeingReadModel: Sendable {
 
     func simulation(_ id: UUID, of user: UUID) async throws -> StoredSimulation? {
         let rows = try await client.query(
-            "SELECT simulation_id, scenario_id, choices, started_at, finished_at FROM wellbeing_simulations WHERE simulation_id = \(id) AND user_id = \(user)",
-            logger: logger)
-        for try await row in rows.decode((UUID, String, [String], Date, Date?).self) {
-            return StoredSimulation(simulationId: row.0, scenarioId: row.1, choices: row.2, startedAt: row.3, finishedAt: row.4)
+            """
+            SELECT simulation_id, scenario_id, scenario::text, written_by, choices, started_at, finished_at FROM wellbeing_simulations
+            WHERE simulation_id = \(id) AND user_id = \(user)
+            """, logger: logger)
+        for try await row in rows.decode((UUID, String, String?, String, [String], Date, Date?).self) {
+            let written = try row.2.map { try Self.decoder.decode(PracticeScenario.self, from: Data($0.utf8)) }
+            return StoredSimulation(
+                simulationId: row.0, scenarioId: row.1, written: written, writtenBy: row.3, choices: row.4, startedAt: row.5, finishedAt: row.6)
         }
         return nil
     }

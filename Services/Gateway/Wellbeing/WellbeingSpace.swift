@@ -49,24 +49,15 @@ struct WellbeingSpace: Sendable {
         TimeZone(identifier: settings.timeZone) ?? TimeZone(identifier: "UTC")!
     }
 
-    /// Whether the user's own words say they are in danger: the safety policy's crisis rules (for
-    /// every domain and the wellbeing domain's own), and only those — a note that names a medicine
-    /// is a note, not a crisis.
+    /// Whether the user's own words say they are in danger (`WellbeingCrisisCheck`).
     func isCrisis(_ texts: [String?]) -> Bool {
-        for text in texts.compactMap({ $0 }) where !text.isEmpty {
-            if let violation = safety.violation(in: text, domain: "wellbeing", childAges: [], at: .goal),
-               ["crisis", "emergency"].contains(violation.refusalKey)
-            {
-                return true
-            }
-        }
-        return false
+        WellbeingCrisisCheck(policy: safety).isCrisis(texts)
     }
 
     /// The crisis answer: the policy's own words, and where to turn.
     var crisisAnswer: JSONValue {
         .object([
-            "message": .string(safety.refusals["crisis"] ?? "Please reach out for help now."),
+            "message": .string(WellbeingCrisisCheck(policy: safety).message),
             "resources": .array([
                 .object(["region": .string("US"), "name": .string("988 Suicide & Crisis Lifeline"), "contact": .string("call or text 988")]),
                 .object(["region": .string("UK & Ireland"), "name": .string("Samaritans"), "contact": .string("call 116 123")]),

@@ -253,6 +253,7 @@ extension EventCatalogue {
             NotificationSettingsUpdatedV2.upcasterFromV1,
             DaycareImportReceivedV2.upcasterFromV1,
             SummaryRequestedV2.upcasterFromV1,
+            WellbeingSimulationStartedV2.upcasterFromV1,
         ]
     )
 }

@@ -408,6 +408,53 @@ public struct WellbeingSimulationStarted: EventPayload {
     }
 }
 
+/// `wellbeing.simulation_started` v2: v1 plus the scenario itself when a model wrote it
+/// (`scenario`, the tree as JSON, sealed: it was written from the user's triggers) and who wrote
+/// it (`authored`, or `provider:model`). An authored scenario is named by `scenario_id` alone.
+public struct WellbeingSimulationStartedV2: EventPayload {
+    public static let eventType = WellbeingSimulationStarted.eventType
+    public static let version = 2
+    public static let topic = Topic.wellbeing
+    public static let privacy = PayloadPrivacy(
+        personal: ["scenario": .user("user_id")], notPersonal: ["simulation_id", "user_id", "scenario_id", "written_by", "at"])
+
+    public var simulationId: UUID
+    public var userId: UUID
+    public var scenarioId: String
+    /// `PracticeScenario` as JSON for a model-written tree; null for an authored one (or once the key is destroyed).
+    public var scenario: JSONValue?
+    public var writtenBy: String
+    public var at: Date
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case simulationId = "simulation_id"
+        case userId = "user_id"
+        case scenarioId = "scenario_id"
+        case scenario
+        case writtenBy = "written_by"
+        case at
+    }
+
+    public init(simulationId: UUID, userId: UUID, scenarioId: String, scenario: JSONValue?, writtenBy: String, at: Date) {
+        self.simulationId = simulationId
+        self.userId = userId
+        self.scenarioId = scenarioId
+        self.scenario = scenario
+        self.writtenBy = writtenBy
+        self.at = at
+    }
+
+    /// v1 → v2: every v1 scenario was an authored one.
+    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1) { payload in
+        guard case .object(var fields) = payload else { return payload }
+        if fields["scenario"] == nil { fields["scenario"] = .null }
+        if fields["written_by"] == nil { fields["written_by"] = .string("authored") }
+        return .object(fields)
+    }
+}
+
 /// `wellbeing.simulation_choice_made` v1: one choice in a practice scenario. The choices a user
 /// makes say how they meet an urge: sealed.
 public struct WellbeingSimulationChoiceMade: EventPayload {
@@ -515,7 +562,7 @@ public enum WellbeingEvents {
     public static let payloadTypes: [any EventPayload.Type] = [
         WellbeingCheckInLogged.self, WellbeingCheckInEdited.self, WellbeingCheckInDeleted.self, WellbeingSettingsUpdated.self,
         WellbeingQuizQuestionsAdded.self, WellbeingQuizAnswered.self, WellbeingTipPublished.self, WellbeingAudioExerciseCreated.self,
-        WellbeingExerciseCompleted.self, WellbeingSimulationStarted.self, WellbeingSimulationChoiceMade.self, WellbeingBadgeEarned.self,
+        WellbeingExerciseCompleted.self, WellbeingSimulationStarted.self, WellbeingSimulationStartedV2.self, WellbeingSimulationChoiceMade.self, WellbeingBadgeEarned.self,
         WellbeingReflectionWritten.self,
     ]
 }

@@ -423,11 +423,21 @@ extension BackboneSuite.Wellbeing {
             + #""answer":0,"lesson":"A friend who listens is worth calling before an urge wins.","tip_id":"no-such-tip"}"#
         let quiz = #"{"questions":["# + [question, question.replacingOccurrences(of: "friend and chronicler", with: "companion")].joined(separator: ",") + "]}"
         let recap = "You checked in 1 time last week. Keep noticing what sets the urge off."
+        func step(_ text: String, _ a: (String, String, String), _ b: (String, String, String)) -> String {
+            #"{"text":"\#(text)","choices":[{"id":"a","text":"\#(a.0)","next":"\#(a.1)","insight":"You \#(a.2).","kind":"pause"},"#
+                + #"{"id":"b","text":"\#(b.0)","next":"\#(b.1)","insight":"You \#(b.2).","kind":"impulse"}]}"#
+        }
+        let scenario = #"Here it is: {"id":"desk-drawer","title":"The desk drawer","theme":"desk-drawer","triggers":["stress"],"start":"one","nodes":{"#
+            + #""one":"# + step("A deadline lands at four.", ("Breathe first", "two", "paused"), ("Open the drawer", "two", "acted fast")) + ","
+            + #""two":"# + step("The urge is still there.", ("Walk to the window", "three", "waited"), ("Scroll instead", "three", "swapped one urge for another")) + ","
+            + #""three":"# + step("Ten minutes have passed.", ("Text a friend", "calm", "reached out"), ("Give in", "rough", "gave in")) + ","
+            + #""calm":{"text":"The wave passed.","ending":true},"rough":{"text":"It happened; tomorrow is another try.","ending":true}}}"#
         let server = FakeModelServer(["/v1/chat/completions": [
             .stream(ModelWire.openAI(["Here is a fun quiz about Sherlock!"], prompt: 300, completion: 20)),
             .stream(ModelWire.openAI([quiz], prompt: 300, completion: 200)),
             .stream(ModelWire.openAI(["not json"], prompt: 300, completion: 5)),
             .stream(ModelWire.openAI(["{\"questions\": []}"], prompt: 300, completion: 5)),
+            .stream(ModelWire.openAI([scenario], prompt: 300, completion: 400)),
             .stream(ModelWire.openAI([recap], prompt: 300, completion: 30)),
         ]])
         try await server.serve { base, _ in
@@ -449,6 +459,15 @@ extension BackboneSuite.Wellbeing {
                 let added = (more.json["questions"] as? [[String: Any]] ?? []).dropFirst(2)
                 #expect(added.count == 3 && added.allSatisfy { $0["written_by"] as? String == "bank" }, "\(more.text)")
 
+                // A scenario written by the model, walked to its end like an authored one; a theme asked by name stays authored.
+                let practice = try await me.send("POST", "simulations/start", [:])
+                #expect((practice.json["scenario"] as? [String: Any])?["written_by"] as? String == "openai:gpt-4o-mini", "\(practice.text)")
+                let simulationId = try #require(practice.json["simulation_id"] as? String)
+                for _ in 0..<3 { _ = try await me.send("POST", "simulations/\(simulationId)/choose", ["choice": "a"]) }
+                let ended = try await me.send("GET", "simulations/\(simulationId)")
+                #expect(ended.json["finished"] as? Bool == true && (ended.json["reflection"] as? [String: Any])?["insights"] as? [String] == ["You paused.", "You waited.", "You reached out."], "\(ended.text)")
+                #expect((try await me.send("POST", "simulations/start", ["theme": "work-stress"]).json["scenario"] as? [String: Any])?["written_by"] as? String == "authored")
+
                 _ = try await me.checkIn(["mood": 6, "urge_level": 4, "note": "a private note", "timestamp": TrackingTime.iso(Date().addingTimeInterval(-7 * 86_400))])
                 #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
                     try await me.send("GET", "reflections/weekly").json["final"] as? Bool == true
@@ -458,7 +477,7 @@ extension BackboneSuite.Wellbeing {
             }
         }
         let requests = await server.requests(to: "/v1/chat/completions")
-        #expect(requests.count == 5)
+        #expect(requests.count == 6)
         #expect(!requests.contains { "\($0.body)".contains("a private note") }, "a note never goes into a prompt")
     }
 }

@@ -174,8 +174,8 @@ import Testing
     }
 }
 
-/// The elements of a parsed SVG document.
-private final class SVGTree: NSObject, XMLParserDelegate {
+/// The elements of a parsed SVG document (the tracking and wellbeing chart tests read with it).
+final class SVGTree: NSObject, XMLParserDelegate {
     final class Node {
         let name: String
         let namespace: String?

@@ -20,7 +20,7 @@ import Testing
 
     @Test func cravingTrendIsWellFormedWithTitleAndDescription() throws {
         let svg = WellbeingCharts.cravingTrend(Self.days, title: "Urges & <cravings>")
-        let tree = try #require(WellbeingSVGTree.parse(svg))
+        let tree = try #require(SVGTree.parse(svg))
         #expect(tree.root.name == "svg")
         #expect(tree.root.namespace == Self.svgNamespace)
         #expect(tree.root.attributes["role"] == "img")
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func daysWithoutCheckInsAreGaps() throws {
-        let tree = try #require(WellbeingSVGTree.parse(WellbeingCharts.cravingTrend(Self.days, title: "Urge")))
+        let tree = try #require(SVGTree.parse(WellbeingCharts.cravingTrend(Self.days, title: "Urge")))
         // A dot for each day with check-ins and none for the others.
         let dots = tree.all("circle").filter { $0.attributes["class"] == "urge-point" }
         #expect(dots.compactMap { $0.attributes["data-day"] } == ["2026-03-02", "2026-03-04", "2026-03-05", "2026-03-07"])
@@ -58,7 +58,7 @@ import Testing
 
     @Test func anUrgeOfZeroIsADotOnTheAxisNotAGap() throws {
         let days = [DayUrge(day: "2026-03-02", checkIns: 1, urgeTotal: 0), DayUrge(day: "2026-03-03", checkIns: 1, urgeTotal: 10)]
-        let tree = try #require(WellbeingSVGTree.parse(WellbeingCharts.cravingTrend(days)))
+        let tree = try #require(SVGTree.parse(WellbeingCharts.cravingTrend(days)))
         let dots = tree.all("circle").filter { $0.attributes["class"] == "urge-point" }
         #expect(dots.count == 2)
         // 0 sits on the baseline (360 - 56 = 304), 10 at the top (72).
@@ -68,19 +68,19 @@ import Testing
 
     @Test func aRangeWithoutCheckInsSaysSo() throws {
         let days = (2...8).map { DayUrge(day: "2026-03-0\($0)", checkIns: 0, urgeTotal: 0) }
-        let tree = try #require(WellbeingSVGTree.parse(WellbeingCharts.cravingTrend(days)))
+        let tree = try #require(SVGTree.parse(WellbeingCharts.cravingTrend(days)))
         #expect(tree.all("circle").isEmpty)
         #expect(tree.all("polyline").isEmpty)
         #expect(tree.all("text").contains { $0.text == "No data yet" })
         #expect(tree.root.children.dropFirst().first?.text.hasSuffix("No check-ins yet.") == true)
-        #expect(WellbeingSVGTree.parse(WellbeingCharts.cravingTrend([])) != nil)
+        #expect(SVGTree.parse(WellbeingCharts.cravingTrend([])) != nil)
     }
 
     @Test func weeklySummaryHasABarPerDayWithCheckInsAndTheUrgeLine() throws {
         let figures = try #require(WeeklyFigures.compute(weekStart: "2026-03-23", timeZone: ParisMarch2026.zone,
                                                          checkIns: ParisMarch2026.checkIns, quizzes: ParisMarch2026.quizzes,
                                                          exercises: ParisMarch2026.exercises))
-        let tree = try #require(WellbeingSVGTree.parse(WellbeingCharts.weeklySummary(figures)))
+        let tree = try #require(SVGTree.parse(WellbeingCharts.weeklySummary(figures)))
         #expect(tree.root.children.first?.text == "Week of 23 Mar")
         let desc = try #require(tree.root.children.dropFirst().first?.text)
         #expect(desc.contains("2026-03-23 to 2026-03-29"))
@@ -99,7 +99,7 @@ import Testing
     @Test func weeklySummaryOfAnEmptyWeek() throws {
         let figures = try #require(WeeklyFigures.compute(weekStart: "2026-04-06", timeZone: ParisMarch2026.zone,
                                                          checkIns: ParisMarch2026.checkIns, quizzes: [], exercises: []))
-        let tree = try #require(WellbeingSVGTree.parse(WellbeingCharts.weeklySummary(figures)))
+        let tree = try #require(SVGTree.parse(WellbeingCharts.weeklySummary(figures)))
         #expect(tree.all("rect").filter { $0.attributes["class"] == "check-ins" }.isEmpty)
         #expect(tree.all("polyline").isEmpty)
         #expect(tree.all("text").contains { $0.text == "No data yet" })
@@ -108,60 +108,5 @@ import Testing
 
     @Test func chartsAreDeterministic() throws {
         #expect(WellbeingCharts.cravingTrend(Self.days) == WellbeingCharts.cravingTrend(Self.days))
-    }
-}
-
-/// The elements of a parsed SVG document.
-private final class WellbeingSVGTree: NSObject, XMLParserDelegate {
-    final class Node {
-        let name: String
-        let namespace: String?
-        let attributes: [String: String]
-        var text = ""
-        var children: [Node] = []
-
-        init(name: String, namespace: String?, attributes: [String: String]) {
-            self.name = name
-            self.namespace = namespace
-            self.attributes = attributes
-        }
-    }
-
-    private var stack: [Node] = []
-    private(set) var root = Node(name: "", namespace: nil, attributes: [:])
-
-    static func parse(_ svg: String) -> WellbeingSVGTree? {
-        let tree = WellbeingSVGTree()
-        let parser = XMLParser(data: Data(svg.utf8))
-        parser.shouldProcessNamespaces = true
-        parser.delegate = tree
-        guard parser.parse(), !tree.root.name.isEmpty else { return nil }
-        return tree
-    }
-
-    /// Every element named `name`, in document order.
-    func all(_ name: String) -> [Node] {
-        var found: [Node] = []
-        func visit(_ node: Node) {
-            if node.name == name { found.append(node) }
-            node.children.forEach(visit)
-        }
-        visit(root)
-        return found
-    }
-
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
-        let node = Node(name: elementName, namespace: namespaceURI, attributes: attributes)
-        if let parent = stack.last { parent.children.append(node) } else { root = node }
-        stack.append(node)
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        stack.removeLast()
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        stack.last?.text += string
     }
 }
