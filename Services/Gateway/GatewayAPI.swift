@@ -119,7 +119,7 @@ struct GatewayAPI: Sendable {
                 host: host, membership: membership, users: userReadModel, consistency: consistency, launcher: assist.launcher,
                 importReader: settings.daycareImportReader),
             wellbeing: try WellbeingAPI.make(host: host, users: userReadModel, consistency: consistency, writerRouter: settings.wellbeingWriterRouter,
-                reflectionInterval: settings.wellbeingReflectionInterval, embeddings: search.search.provider),
+                scheduleInterval: settings.wellbeingScheduleInterval, embeddings: search.search.provider),
             wellbeingLive: try WellbeingLiveRoutes.make(host: host, tokens: tokens, standing: standing, streams: streams),
             notifications: notifications.routes,
             notificationServices: notifications.services,
@@ -129,7 +129,7 @@ struct GatewayAPI: Sendable {
     }
 
     /// Services that run beside the HTTP server once migrations are applied.
-    var services: [any Service] { [janitor, chatStream.hub, wellbeingLive.hub, wellbeing.reflections, eraser, exportWorker] + assist.services + notificationServices }
+    var services: [any Service] { [janitor, chatStream.hub, wellbeingLive.hub, wellbeing.schedule, eraser, exportWorker] + assist.services + notificationServices }
 
     /// The WebSocket upgrades (`/v1/wellbeing/live`), listed with the other routes.
     func registerWebSockets(on router: Router<BasicWebSocketRequestContext>) {

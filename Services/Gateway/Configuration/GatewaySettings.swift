@@ -48,8 +48,8 @@ public struct GatewaySettings: Sendable {
     /// Who writes wellbeing quizzes and weekly recaps (`HEARTH_WELLBEING_WRITER`): nil for the
     /// offline bank and template, or the router whose synthesis chain does, those behind it.
     var wellbeingWriterRouter: ModelRouter?
-    /// How often the weekly reflections due are looked for (`HEARTH_WELLBEING_REFLECTION_CHECK_SECONDS`).
-    var wellbeingReflectionInterval: Duration
+    /// How often the wellbeing schedule runs: reflections and nudges due (`HEARTH_WELLBEING_SCHEDULE_SECONDS`).
+    var wellbeingScheduleInterval: Duration
     /// `POST /v1/auth/dev` exists only in dev and test.
     var devSignInEnabled: Bool
     var runDirectory: String
@@ -111,7 +111,7 @@ public struct GatewaySettings: Sendable {
             streamsPerUser: try environment.int("HEARTH_STREAMS_PER_USER", default: 10, range: 1...10_000),
             daycareImportReader: try DaycareImportReaderSelection.fromEnvironment(environment),
             wellbeingWriterRouter: try WellbeingWriterSelection.router(environment, logger: Logger(label: "hearth.wellbeing")),
-            wellbeingReflectionInterval: .seconds(try environment.int("HEARTH_WELLBEING_REFLECTION_CHECK_SECONDS", default: 900, range: 1...86_400)),
+            wellbeingScheduleInterval: .seconds(try environment.int("HEARTH_WELLBEING_SCHEDULE_SECONDS", default: 300, range: 1...86_400)),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,
             isProduction: service.mode == .production)

@@ -13,11 +13,11 @@ struct WellbeingAPI: Sendable {
     let quizzes: WellbeingQuizRoutes
     let exercises: WellbeingExerciseRoutes
     let insights: WellbeingInsightRoutes
-    /// The scheduled run that writes each user's weekly reflection.
-    let reflections: PeriodicService
+    /// The scheduled run: weekly reflections and check-in nudges.
+    let schedule: PeriodicService
 
     static func make(
-        host: ServiceHost, users: UserReadModel, consistency: ReadConsistency, writerRouter: ModelRouter?, reflectionInterval: Duration,
+        host: ServiceHost, users: UserReadModel, consistency: ReadConsistency, writerRouter: ModelRouter?, scheduleInterval: Duration,
         embeddings: any EmbeddingProvider
     ) throws -> WellbeingAPI {
         let tips = try TipCatalogue.bundled()
@@ -33,10 +33,10 @@ struct WellbeingAPI: Sendable {
                 space: space, audio: GuidedAudio(client: host.postgres, tools: ToolRunner(), logger: host.logger),
                 scenarios: WellbeingScenarioWriter(library: space.scenarios, router: writerRouter, logger: host.logger)),
             insights: WellbeingInsightRoutes(space: space),
-            reflections: WeeklyReflectionRun(
+            schedule: WellbeingSchedule(
                 space: space, writer: WellbeingRecapWriter(router: writerRouter, safety: space.safety, logger: host.logger), client: host.postgres,
                 logger: host.logger
-            ).service(every: reflectionInterval))
+            ).service(every: scheduleInterval))
     }
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {

@@ -81,6 +81,7 @@ struct WellbeingCheckInRoutes: Sendable {
         try await space.publish(WellbeingCheckInLogged(checkinId: id, userId: user, at: given.at, entry: entry), context: context)
         guard let stored = try await space.readModel.checkIn(id, of: user) else { throw APIError.notFound("check-in") }
         var answer: [String: JSONValue] = ["checkin": stored.json]
+        try await cancelTodaysNudge(of: user, checkedInAt: given.at, context: context)
         if crisis {
             answer["crisis"] = space.crisisAnswer
             answer["quiz_offer"] = .null
@@ -97,6 +98,18 @@ struct WellbeingCheckInRoutes: Sendable {
             ? .object(["reason": .string("a strong urge: a short quiz can help it pass"), "start_url": .string("/v1/wellbeing/quizzes")])
             : .null
         return TrackingJSON(status: .created, value: .object(answer))
+    }
+
+    /// A check-in today makes today's nudge pointless: it is cancelled (a no-op when none was planned).
+    func cancelTodaysNudge(of user: UUID, checkedInAt: Date, context: HearthRequestContext) async throws {
+        let settings = try await space.settings(of: user)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = space.zone(of: settings)
+        guard calendar.isDate(checkedInAt, inSameDayAs: Date()) else { return }
+        let parts = calendar.dateComponents([.year, .month, .day], from: checkedInAt)
+        let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        try await space.publisher.publish(
+            ReminderCancelled(reminderId: WellbeingSchedule.nudgeId(user: user, day: day), userId: user, cancelledBy: user), correlationId: context.correlationId)
     }
 
     func list(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {

@@ -165,7 +165,7 @@ public struct WellbeingProjection: Projection {
             DELETE FROM wellbeing_audio a WHERE a.script_hash IN (SELECT script_hash FROM wellbeing_exercises WHERE user_id = \(user))
               AND NOT EXISTS (SELECT 1 FROM wellbeing_exercises e WHERE e.script_hash = a.script_hash AND e.user_id <> \(user))
             """, logger: logger)
-        for table in tables {
+        for table in tables + ["wellbeing_nudges_planned"] {
             try await connection.query("DELETE FROM \(unescaped: table) WHERE user_id = \(user)", logger: logger)
         }
     }

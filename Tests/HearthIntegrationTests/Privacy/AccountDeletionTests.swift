@@ -1,4 +1,5 @@
 import Foundation
+import GatewayService
 import HearthCtlCommands
 import HearthStore
 import PostgresNIO
@@ -15,7 +16,7 @@ extension BackboneSuite {
 
         @Test func aDeletedUserLeavesNoTraceInTheReadModelsNorInAReplayAndTheOthersKeepTheirs() async throws {
             let tag = UUID().uuidString.prefix(8).lowercased()
-            let adaStrings = ["Ada Lovelace \(tag)", "Ada's secret plan \(tag)", "Ada reminder \(tag)"]
+            let adaStrings = ["Ada Lovelace \(tag)", "Ada's secret plan \(tag)", "Ada reminder \(tag)", "Ada's urge note \(tag)"]
             let benStrings = ["Ben's reply \(tag)", "The Sharers \(tag)"]
             let cleoStrings = ["Solo \(tag)", "Solo kid \(tag)", "Solo feed \(tag)"]
             try await ServiceProcess.with("gateway", environment: Self.erasingAtOnce) { gateway in
@@ -39,6 +40,11 @@ extension BackboneSuite {
                     let due = ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400))
                     let reminder = try await HTTPTestClient.postJSON(url("v1/reminders"), ["title": "Ada reminder \(tag)", "at": due], headers: ada.headers)
                     #expect(reminder.status == 202, "\(String(decoding: reminder.body, as: UTF8.self))")
+                    // Ada's own wellbeing space: a check-in, its tips and a quiz go with her.
+                    let checkIn = try await HTTPTestClient.postJSON(
+                        url("v1/wellbeing/checkins"), ["mood": 4, "urge_level": 8, "note": "Ada's urge note \(tag)"], headers: ada.headers)
+                    #expect(checkIn.status == 201, "\(String(decoding: checkIn.body, as: UTF8.self))")
+                    #expect(try await HTTPTestClient.postJSON(url("v1/wellbeing/quizzes"), [:], headers: ada.headers).status == 201)
                     let (cleo, cleoHousehold) = try await GatewayUser.withHousehold(gateway, name: "Solo \(tag)")
                     // Cleo tracks her child: the logs (and the notifier's copy of the child's name) go with her household.
                     let kid = try await HTTPTestClient.postJSON(
@@ -51,6 +57,7 @@ extension BackboneSuite {
                     #expect(feed.status == 201, "\(String(decoding: feed.body, as: UTF8.self))")
                     try await ProjectionCatchUp.require(Self.running, timeout: .seconds(60))
                     #expect(try await Self.tablesHolding(adaStrings + benStrings + cleoStrings).count >= 4, "the data is there before the deletion")
+                    #expect(try await Self.wellbeingRows(of: ada.userId) >= 4, "a check-in, tips, a quiz and its questions")
                     #expect(try await Self.archiveHolds(adaStrings + benStrings + cleoStrings).isEmpty, "the archive holds personal fields sealed only")
 
                     // Deleting: the token that asked stops working at once (the deletion is pending
@@ -67,6 +74,7 @@ extension BackboneSuite {
 
                     let leftLive = try await Self.tablesHolding(adaStrings + cleoStrings)
                     #expect(leftLive.isEmpty, "read models still holding the erased users' data: \(leftLive)")
+                    #expect(try await Self.wellbeingRows(of: ada.userId) == 0, "nothing of Ada's wellbeing space is left")
                     let kept = try await Self.tablesHolding(benStrings)
                     #expect(Set(kept.map(\.string)) == Set(benStrings), "Ben keeps his message and the household: \(kept)")
                     // Ben still reads the chat: his own message, and Ada's as a deleted user's.
@@ -151,6 +159,19 @@ extension BackboneSuite {
         }
 
         /// Each read model table (the archive and the key store aside) holding one of `strings`.
+        /// Rows of the user in every wellbeing table of the gateway.
+        static func wellbeingRows(of user: String) async throws -> Int {
+            try await TestEnvironment.withPostgres { client in
+                var total = 0
+                for table in WellbeingProjection().tables {
+                    for try await count in try await client.query(
+                        "SELECT count(*)::int FROM \(unescaped: table) WHERE user_id = \(UUID(uuidString: user)!)", logger: .init(label: "test")
+                    ).decode(Int.self) { total += count }
+                }
+                return total
+            }
+        }
+
         static func tablesHolding(_ strings: [String]) async throws -> [Holding] {
             try await TestEnvironment.withPostgres { client in
                 var tables: [String] = []

@@ -369,7 +369,7 @@ extension BackboneSuite.Wellbeing {
     /// the notifier as a silent push with a badge, and held until the user's delivery window opens
     /// (the window is set to open at the next whole minute, so the wait is real but short).
     @Test func theWeeklyReflectionIsASilentPushHeldUntilTheWindowOpens() async throws {
-        try await NotifierStack.with(gateway: ["HEARTH_WELLBEING_REFLECTION_CHECK_SECONDS": "1"]) { stack, _ in
+        try await NotifierStack.with(gateway: ["HEARTH_WELLBEING_SCHEDULE_SECONDS": "1"]) { stack, _ in
             let user = try await GatewayUser.signIn(stack.gateway)
             let token = try await stack.registerDevice(user)
             let me = WellbeingUser(baseURL: stack.gateway.baseURL, user: user)
@@ -383,6 +383,7 @@ extension BackboneSuite.Wellbeing {
             }
             let window = try await me.send("PUT", "settings", [
                 "delivery_window": ["start": clock(opening), "end": clock(opening.addingTimeInterval(3600)), "time_zone": "UTC"], "badge_only": true,
+                "reminder_cadence": "off",
             ])
             #expect(window.status == 200, "\(window.text)")
             // Activity in last week: the run writes its reflection.
@@ -443,7 +444,7 @@ extension BackboneSuite.Wellbeing {
         try await server.serve { base, _ in
             let environment = [
                 "HEARTH_WELLBEING_WRITER": "model", "HEARTH_MODEL_CHAIN_SYNTHESIS": "openai:gpt-4o-mini", "HEARTH_OPENAI_API_KEY": "sk-test-wellbeing",
-                "HEARTH_OPENAI_BASE_URL": base, "HEARTH_WELLBEING_REFLECTION_CHECK_SECONDS": "1",
+                "HEARTH_OPENAI_BASE_URL": base, "HEARTH_WELLBEING_SCHEDULE_SECONDS": "1",
             ]
             try await ServiceProcess.with("gateway", environment: environment) { gateway in
                 let me = try await WellbeingUser.make(gateway)
@@ -479,5 +480,30 @@ extension BackboneSuite.Wellbeing {
         let requests = await server.requests(to: "/v1/chat/completions")
         #expect(requests.count == 6)
         #expect(!requests.contains { "\($0.body)".contains("a private note") }, "a note never goes into a prompt")
+    }
+}
+
+extension BackboneSuite.Wellbeing {
+    /// The check-in nudge of a daily cadence: pushed in the open window (an alert here, the user
+    /// turned badge-only off); a user who already checked in today is not nudged.
+    @Test func aDailyCadenceNudgesThoseWhoHaveNotCheckedInToday() async throws {
+        try await NotifierStack.with(gateway: ["HEARTH_WELLBEING_SCHEDULE_SECONDS": "1"]) { stack, _ in
+            let nudged = WellbeingUser(baseURL: stack.gateway.baseURL, user: try await GatewayUser.signIn(stack.gateway))
+            let done = WellbeingUser(baseURL: stack.gateway.baseURL, user: try await GatewayUser.signIn(stack.gateway))
+            let nudgedToken = try await stack.registerDevice(nudged.user)
+            let doneToken = try await stack.registerDevice(done.user)
+            #expect(try await done.checkIn(["mood": 7, "urge_level": 2]).status == 201)
+            let allDay: [String: Any] = [
+                "delivery_window": ["start": "00:00", "end": "23:59", "time_zone": "UTC"], "badge_only": false, "reminder_cadence": "daily",
+            ]
+            for user in [done, nudged] { #expect(try await user.send("PUT", "settings", allDay).status == 200) }
+            #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(30)) { !stack.pushes(to: nudgedToken).isEmpty }, "the nudge was pushed")
+            let push = try #require(stack.pushes(to: nudgedToken).first)
+            let alert = ((try JSONSerialization.jsonObject(with: push.body) as? [String: Any])?["aps"] as? [String: Any])?["alert"] as? [String: Any]
+            #expect(alert?["title"] as? String == "A minute for a quick check-in?", "\(alert ?? [:])")
+            try await Task.sleep(for: .seconds(3))
+            #expect(stack.pushes(to: doneToken).isEmpty, "a user who checked in today is not nudged")
+            #expect(stack.pushes(to: nudgedToken).count == 1, "one nudge a day")
+        }
     }
 }
