@@ -75,7 +75,8 @@ struct GatewayAPI: Sendable {
             "admins": "\(settings.adminUserIds.count)",
         ])
         let search = try SearchRoutes.make(host: host)
-        let assist = try AssistAPI.make(host: host, settings: settings.assist, admins: settings.adminUserIds, membership: membership, consistency: consistency)
+        let assist = try AssistAPI.make(
+            host: host, settings: settings.assist, admins: settings.adminUserIds, membership: membership, consistency: consistency, streams: streams)
         return GatewayAPI(
             settings: settings,
             openAPI: try OpenAPIRoutes.load(),
@@ -134,7 +135,6 @@ struct GatewayAPI: Sendable {
     /// The WebSocket upgrades (`/v1/wellbeing/live`), listed with the other routes.
     func registerWebSockets(on router: Router<BasicWebSocketRequestContext>) {
         wellbeingLive.register(on: router)
-        registeredRoutes.add(router.routes.map { RegisteredRoutes.Route(method: $0.method.rawValue, path: $0.path.description) })
     }
 
     /// Registers every route. Every route registered here is listed by `GET /v1/admin/routes`
@@ -169,6 +169,7 @@ struct GatewayAPI: Sendable {
         calendar.register(on: authenticated)
         tracking.register(on: authenticated)
         wellbeing.register(on: authenticated)
+        wellbeingLive.registerRefusals(on: authenticated)
         notifications.register(on: authenticated)
         assist.usage.register(on: authenticated)
         assist.usage.registerAdmin(on: adminOnly)

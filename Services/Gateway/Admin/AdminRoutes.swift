@@ -32,11 +32,6 @@ final class RegisteredRoutes: Sendable {
         self.routes.withLock { $0 = routes.sorted { ($0.path, $0.method) < ($1.path, $1.method) } }
     }
 
-    /// Routes of another router (the WebSocket upgrades), recorded after the main ones.
-    func add(_ more: [Route]) {
-        routes.withLock { $0 = ($0 + more).sorted { ($0.path, $0.method) < ($1.path, $1.method) } }
-    }
-
     var all: [Route] { routes.withLock { $0 } }
 }
 

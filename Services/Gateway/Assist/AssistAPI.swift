@@ -39,7 +39,8 @@ struct AssistAPI: Sendable {
     let services: [any Service]
 
     static func make(
-        host: ServiceHost, settings: AssistSettings, admins: Set<UUID>, membership: MembershipReadModel, consistency: ReadConsistency
+        host: ServiceHost, settings: AssistSettings, admins: Set<UUID>, membership: MembershipReadModel, consistency: ReadConsistency,
+        streams: OpenStreams
     ) throws -> AssistAPI {
         let logger = host.logger
         // Its own producer: a request is one message the stream waits on, so the shared
@@ -57,11 +58,11 @@ struct AssistAPI: Sendable {
         let recent = RecentRuns()
         let streamer = RunStreamer(
             runs: runs, idleTimeout: settings.streamIdleTimeout, heartbeatInterval: settings.heartbeatInterval, logger: logger)
-        let launcher = RunLauncher(requests: requests, hub: hub, streamer: streamer, quota: quota, recent: recent)
+        let launcher = RunLauncher(requests: requests, hub: hub, streamer: streamer, quota: quota, recent: recent, streams: streams)
         return AssistAPI(
             routes: AssistRoutes(
                 publisher: requests, households: AssistHouseholdReader(client: host.postgres, logger: logger),
-                quota: quota, hub: hub, runs: runs, streamer: streamer, recent: recent),
+                quota: quota, hub: hub, runs: runs, streamer: streamer, recent: recent, streams: streams),
             assistant: AssistantRoutes(
                 context: AssistantContextReader(client: host.postgres, logger: logger),
                 actions: AssistantActionReadModel(client: host.postgres, logger: logger),

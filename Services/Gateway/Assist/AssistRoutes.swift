@@ -16,6 +16,8 @@ struct AssistRoutes: Sendable {
     let runs: RunReadModel
     let streamer: RunStreamer
     let recent: RecentRuns
+    /// Each run stream is one of the user's open streams (`HEARTH_STREAMS_PER_USER`).
+    let streams: OpenStreams
     let redactor = PIIRedactor()
 
     /// How long a request waits for the follower to be positioned (only right after start-up).
@@ -38,6 +40,8 @@ struct AssistRoutes: Sendable {
         let body = try await JSONRequestBody.decode(AssistStreamRequest.self, from: request, context: context).validated(today: today)
         let format = RunStreamFormat(accept: request.headers[.accept])
         let runId = EventIdentity.newId("assist_run")
+        // Before the quota: a stream refused for the cap must not spend a run.
+        let ticket = try streams.admit(user)
         // Two independent reads on the critical path, so side by side.
         async let householdRead = households.household(of: user, requested: body.householdId, on: body.startDate)
         async let admission = quota.admit(user, today: today)
@@ -84,6 +88,7 @@ struct AssistRoutes: Sendable {
         headers[HTTPField.Name("X-Run-Id")!] = runId.uuidString.lowercased()
         let streamer = streamer
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            defer { ticket.hold() }
             try await streamer.stream(runId: runId, subscription: subscription, backlog: [], after: 0, format: format, writer: &writer)
             try await writer.finish(nil)
         })
@@ -161,7 +166,9 @@ struct AssistRoutes: Sendable {
         let streamer = streamer
         let live = subscription
         let stored = backlog
+        let ticket = try streams.admit(user)
         return Response(status: .ok, headers: format.headers, body: ResponseBody { writer in
+            defer { ticket.hold() }
             try await streamer.stream(runId: runId, subscription: live, backlog: stored, after: after, format: format, writer: &writer)
             try await writer.finish(nil)
         })

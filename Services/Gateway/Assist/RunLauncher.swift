@@ -7,7 +7,8 @@ import HTTPTypes
 import Hummingbird
 
 /// Starts a run for a route other than a plan (an assistant message, a child's pediatrician
-/// summary): wait until the `assist.events` follower runs, take a unit of the monthly quota,
+/// summary): take one of the user's open streams (`HEARTH_STREAMS_PER_USER`, 429 past it), wait
+/// until the `assist.events` follower runs, take a unit of the monthly quota,
 /// subscribe before publishing (the run's first events may come back within a millisecond),
 /// publish the request, and stream the run back as SSE or NDJSON.
 struct RunLauncher: Sendable {
@@ -16,11 +17,14 @@ struct RunLauncher: Sendable {
     let streamer: RunStreamer
     let quota: MonthlyQuota
     let recent: RecentRuns
+    let streams: OpenStreams
 
     func launch<P: EventPayload>(
         _ event: P, runId: UUID, user: UUID, request: Request, context: HearthRequestContext, headers extra: HTTPFields = [:]
     ) async throws -> Response {
         let format = RunStreamFormat(accept: request.headers[.accept])
+        // Before the quota: a stream refused for the cap must not spend a run.
+        let ticket = try streams.admit(user)
         guard await hub.waitUntilFollowing(timeout: AssistRoutes.followerWait) else {
             throw APIError(.serviceUnavailable, code: "not_ready", message: "the gateway is still starting; retry shortly")
         }
@@ -45,6 +49,7 @@ struct RunLauncher: Sendable {
         headers.append(contentsOf: extra)
         let streamer = streamer
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            defer { ticket.hold() }
             try await streamer.stream(runId: runId, subscription: subscription, backlog: [], after: 0, format: format, writer: &writer)
             try await writer.finish(nil)
         })

@@ -2,7 +2,8 @@ import Foundation
 import HearthRuntime
 import Synchronization
 
-/// How many live streams (chat, notifications) each user holds open on this gateway. A stream
+/// How many live streams (chat, notifications, assist runs, the wellbeing WebSocket) each user
+/// holds open on this gateway. A stream
 /// holds a connection and a subscription for as long as the client likes: past the cap a new one
 /// answers 429 (a client that leaks streams finds out; the others are unaffected).
 final class OpenStreams: Sendable {
@@ -21,12 +22,20 @@ final class OpenStreams: Sendable {
             counts[user, default: 0] += 1
             return true
         }
-        guard admitted else {
-            throw APIError(
-                .tooManyRequests, code: "too_many_streams", message: "at most \(perUser) open streams per user; close one first",
-                headers: [.retryAfter: "5"])
-        }
+        guard admitted else { throw tooMany }
         return Ticket(streams: self, user: user)
+    }
+
+    /// Refuses now when `user` has no room, without taking a place: for a WebSocket, whose
+    /// upgrade must be refused before it is made (the place is taken once it is).
+    func checkRoom(_ user: UUID) throws {
+        guard count(of: user) < perUser else { throw tooMany }
+    }
+
+    private var tooMany: APIError {
+        APIError(
+            .tooManyRequests, code: "too_many_streams", message: "at most \(perUser) open streams per user; close one first",
+            headers: [.retryAfter: "5"])
     }
 
     func count(of user: UUID) -> Int { open.withLock { $0[user, default: 0] } }

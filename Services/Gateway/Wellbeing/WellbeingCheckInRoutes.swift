@@ -55,8 +55,9 @@ struct WellbeingCheckInRoutes: Sendable {
         guard (1...10).contains(mood) else { throw APIError.invalid("mood", "mood must be between 1 and 10") }
         guard let urge = body.urgeLevel ?? current?.entry.urgeLevel else { throw APIError.invalid("urge_level", "urge_level is required (0 to 10)") }
         guard (0...10).contains(urge) else { throw APIError.invalid("urge_level", "urge_level must be between 0 and 10") }
-        let context = try text(body.triggerContext, field: "trigger_context", max: maxTriggerContext) ?? current?.entry.triggerContext
-        let note = try text(body.note, field: "note", max: maxNote) ?? current?.entry.note
+        // Sent (even empty, which clears it) replaces; left out keeps the current words.
+        let context = body.triggerContext != nil ? try text(body.triggerContext, field: "trigger_context", max: maxTriggerContext) : current?.entry.triggerContext
+        let note = body.note != nil ? try text(body.note, field: "note", max: maxNote) : current?.entry.note
         return (at, mood, urge, context, note, body.exerciseCompleted ?? current?.entry.exerciseCompleted ?? false)
     }
 

@@ -63,7 +63,7 @@ final class WellbeingLiveHub: Service, Sendable {
         var fields: [String: JSONValue]
         switch payload {
         case let published as WellbeingTipPublished:
-            guard let tip = tips.tip(id: published.tipId) else { return nil }
+            guard let tipId = published.tipId, let tip = tips.tip(id: tipId) else { return nil }
             fields = [
                 "type": .string("tip"), "id": .string(published.feedId.uuidString.lowercased()), "tip_id": .string(tip.id), "title": .string(tip.title),
                 "body": .string(tip.body), "reason": .string(published.reason), "at": .string(Timestamp.format(published.at)),
@@ -84,10 +84,14 @@ final class WellbeingLiveHub: Service, Sendable {
 }
 
 /// `GET /v1/wellbeing/live`: a WebSocket that pushes the caller's new tips, badges and reflections
-/// as JSON text messages. Authenticated like the API (`Authorization: Bearer`, or `?access_token=`
-/// for clients that cannot set headers on an upgrade: a 401 before any upgrade otherwise),
-/// counted against the user's open streams, and pinged by the server every 30 seconds so a dead
-/// peer is noticed.
+/// as JSON text messages. Authenticated like the API (`Authorization: Bearer` on the upgrade
+/// request; never a token in the URL, where proxies log it), counted against the user's open
+/// streams, pinged by the server every 30 seconds so a dead peer is noticed, and closed within a
+/// minute of its token expiring or its account being deleted.
+///
+/// An upgrade this route does not accept goes on to the API's router as a plain request, whose
+/// `GET /v1/wellbeing/live` answers why: 401 without a valid token, 429 past the stream cap, and
+/// 426 (Upgrade Required) otherwise.
 struct WellbeingLiveRoutes: Sendable {
     let hub: WellbeingLiveHub
     let tokens: HearthTokens
@@ -102,7 +106,7 @@ struct WellbeingLiveRoutes: Sendable {
 
     func register(on router: Router<BasicWebSocketRequestContext>) {
         router.ws("v1/wellbeing/live") { request, _ in
-            guard await authenticate(request) != nil else { throw BearerAuthentication.unauthorized("a valid bearer token is required") }
+            guard let user = await authenticate(request), (try? streams.checkRoom(user)) != nil else { return .dontUpgrade }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let user = await authenticate(context.request) else { return }
@@ -119,6 +123,11 @@ struct WellbeingLiveRoutes: Sendable {
                 group.addTask {
                     for await text in messages { try await outbound.write(.text(text)) }
                 }
+                // A token that expires, or an account being deleted, ends the socket within a minute.
+                group.addTask {
+                    while await authenticate(context.request) == user { try await Task.sleep(for: .seconds(60)) }
+                    try await outbound.close(.policyViolation, reason: "signed out")
+                }
                 _ = try await group.next()
                 group.cancelAll()
             }
@@ -127,15 +136,21 @@ struct WellbeingLiveRoutes: Sendable {
 
     /// The user of a valid token whose account may use the API, else nil.
     func authenticate(_ request: Request) async -> UUID? {
-        var token: String?
-        if let header = request.headers[.authorization] {
-            let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-            if parts.count == 2, parts[0].lowercased() == "bearer" { token = BearerAuthentication.trimmed(parts[1]) }
-        } else {
-            token = request.uri.queryParameters.get("access_token").map { String($0) }
+        guard let header = request.headers[.authorization] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", let verified = try? await tokens.verify(BearerAuthentication.trimmed(parts[1])) else {
+            return nil
         }
-        guard let token, let verified = try? await tokens.verify(token) else { return nil }
         guard (try? await standing.check(verified.userId, issuedAt: verified.issuedAt, method: "GET", path: request.uri.path)) != nil else { return nil }
         return verified.userId
+    }
+
+    /// The plain request an upgrade was not made for (the API's router, behind its authentication).
+    func registerRefusals(on routes: some RouterMethods<HearthRequestContext>) {
+        routes.get("wellbeing/live") { _, context -> Response in
+            try streams.checkRoom(try context.authenticatedUser())
+            throw APIError(.upgradeRequired, code: "websocket_required", message: "open this route as a WebSocket (Upgrade: websocket)",
+                           headers: [.upgrade: "websocket"])
+        }
     }
 }

@@ -96,9 +96,10 @@ public struct WellbeingProjection: Projection {
                         """, logger: logger)
                 }
             case let tip as WellbeingTipPublished:
+                guard let tipId = tip.tipId else { continue }
                 try await connection.query(
                     """
-                    INSERT INTO wellbeing_tip_feed (feed_id, user_id, tip_id, reason, at) VALUES (\(tip.feedId), \(tip.userId), \(tip.tipId), \(tip.reason), \(tip.at))
+                    INSERT INTO wellbeing_tip_feed (feed_id, user_id, tip_id, reason, at) VALUES (\(tip.feedId), \(tip.userId), \(tipId), \(tip.reason), \(tip.at))
                     ON CONFLICT (feed_id) DO NOTHING
                     """, logger: logger)
             case let audio as WellbeingAudioExerciseCreated:
@@ -120,10 +121,11 @@ public struct WellbeingProjection: Projection {
                     WHERE wellbeing_exercises.user_id = EXCLUDED.user_id
                     """, logger: logger)
             case let started as WellbeingSimulationStartedV2:
+                guard let scenarioId = started.scenarioId else { continue }
                 try await connection.query(
                     """
                     INSERT INTO wellbeing_simulations (simulation_id, user_id, scenario_id, scenario, written_by, started_at)
-                    VALUES (\(started.simulationId), \(started.userId), \(started.scenarioId), \(try started.scenario.map(Self.json))::jsonb,
+                    VALUES (\(started.simulationId), \(started.userId), \(scenarioId), \(try started.scenario.map(Self.json))::jsonb,
                             \(started.writtenBy), \(started.at))
                     ON CONFLICT (simulation_id) DO NOTHING
                     """, logger: logger)

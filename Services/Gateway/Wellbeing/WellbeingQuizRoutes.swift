@@ -164,10 +164,15 @@ struct WellbeingQuizRoutes: Sendable {
         let quiz = try await quiz(context, user: user)
         guard let domain = WellbeingInterest(rawValue: quiz.domain) else { throw APIError.notFound("quiz") }
         let history = try await space.readModel.quizHistory(of: user)
-        let round = quiz.questions.count / Self.questionsPerRound + 1
+        let asked = Set(quiz.questions.map(\.question.id))
+        // Model-written ids are numbered from the questions the quiz already has, so a short
+        // round never makes the next one reuse its ids.
         let written = try await writer.questions(
-            domain: domain, count: Self.questionsPerRound, avoiding: history.asked.union(quiz.questions.map(\.question.id)),
-            triggers: try await recentTriggers(of: user), idPrefix: "q-\(quiz.quizId.uuidString.prefix(8).lowercased())-\(round)", user: user)
+            domain: domain, count: Self.questionsPerRound, avoiding: history.asked.union(asked),
+            triggers: try await recentTriggers(of: user), idPrefix: "q-\(quiz.quizId.uuidString.prefix(8).lowercased())-\(quiz.questions.count + 1)", user: user)
+        guard written.questions.contains(where: { !asked.contains($0.id) }) else {
+            throw APIError(.conflict, code: "no_more_questions", message: "every question of this domain is in the quiz already; start another quiz")
+        }
         try await space.publish(
             WellbeingQuizQuestionsAdded(
                 quizId: quiz.quizId, userId: user, domain: domain.rawValue, writtenBy: written.writtenBy,

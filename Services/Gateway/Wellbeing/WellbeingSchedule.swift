@@ -73,11 +73,26 @@ struct WellbeingSchedule: Sendable {
                 """, logger: logger)
             for try await _ in planned.decode(UUID.self) { first = true }
             guard first else { continue }
-            try await space.publisher.publish(
-                ReminderRequested(
-                    reminderId: Self.nudgeId(user: user, day: due.day), userId: user, householdId: nil, memberId: nil, title: Self.nudgeTitle, body: nil,
-                    dueAt: due.at, urgent: false, channels: ["apns"], source: "wellbeing"),
-                correlationId: "wellbeing-nudge-\(due.day)")
+            let reminderId = Self.nudgeId(user: user, day: due.day)
+            do {
+                try await space.publisher.publish(
+                    ReminderRequested(
+                        reminderId: reminderId, userId: user, householdId: nil, memberId: nil, title: Self.nudgeTitle, body: nil,
+                        dueAt: due.at, urgent: false, channels: ["apns"], source: "wellbeing"),
+                    correlationId: "wellbeing-nudge-\(due.day)")
+            } catch {
+                // Not requested after all: the next pass tries again.
+                try? await client.query("DELETE FROM wellbeing_nudges_planned WHERE user_id = \(user) AND day = \(due.day)::date", logger: logger)
+                throw error
+            }
+            // A check-in that landed while this was planned cancelled a reminder that did not exist
+            // yet; cancel it now (after the request, in the same partition, so it lands second).
+            if let latest = try await space.readModel.checkIns(of: user, from: nil, to: nil, before: nil, limit: 1).first?.at, latest != last,
+               CheckInNudge.due(cadence: cadence, window: window, now: now, lastCheckIn: latest) == nil
+            {
+                try await space.publisher.publish(
+                    ReminderCancelled(reminderId: reminderId, userId: user, cancelledBy: user), correlationId: "wellbeing-nudge-\(due.day)")
+            }
         }
     }
 

@@ -36,13 +36,13 @@ struct WellbeingSpace: Sendable {
     }
 
     /// The user's settings, or the defaults: 08:00–21:00 in their profile's zone, badge-only pushes,
-    /// no autoplay, no interests yet, a daily reminder.
+    /// no autoplay, no interests yet, and no check-in nudges until the user chooses a cadence.
     func settings(of user: UUID) async throws -> WellbeingSettingsValue {
         if let stored = try await readModel.settings(of: user) { return stored }
         let zone = try await users.find(user)?.timeZone.flatMap(TimeZone.init(identifier:))?.identifier ?? "UTC"
         return WellbeingSettingsValue(
             windowStart: DeliveryWindow.defaultStart, windowEnd: DeliveryWindow.defaultEnd, timeZone: zone, badgeOnly: true, noAutoplay: true,
-            interests: [], reminderCadence: WellbeingReminderCadence.daily.rawValue)
+            interests: [], reminderCadence: WellbeingReminderCadence.off.rawValue)
     }
 
     func zone(of settings: WellbeingSettingsValue) -> TimeZone {

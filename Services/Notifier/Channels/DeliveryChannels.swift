@@ -82,7 +82,7 @@ struct DeliveryChannels: Sendable {
                 title: reminder.title, body: reminder.body, badge: badge > 0 ? badge : nil, sound: "default",
                 threadId: reminder.householdId?.uuidString.lowercased() ?? "reminders", category: Self.category(of: reminder), custom: custom)
             if reminder.silent {
-                // A badge and a wake-up for the app, nothing shown: the user asked for badge-only pushes.
+                // The badge alone, nothing shown or heard: the user asked for badge-only pushes.
                 payload = APNsPayload.silent(badge: max(badge, 1), custom: custom)
             }
             let body: Data
@@ -91,9 +91,11 @@ struct DeliveryChannels: Sendable {
             } catch {
                 return .failed("\(error)")
             }
-            // APNs wants background pushes at priority 5 with their own push type.
+            // A badge-only push is still an alert push to APNs (background pushes may carry
+            // nothing but content-available, are throttled and never reach a force-quit app); it
+            // shows nothing, so it need not wake the device at once: priority 5.
             let push = APNsPush(
-                deviceToken: device.token, environment: device.environment, topic: apnsTopic, pushType: reminder.silent ? "background" : "alert",
+                deviceToken: device.token, environment: device.environment, topic: apnsTopic, pushType: "alert",
                 priority: reminder.silent ? 5 : 10, expiration: now.addingTimeInterval(24 * 3600),
                 collapseId: reminder.reminderId.uuidString.lowercased(), apnsId: notificationId, payload: body)
             switch await apns.send(push) {

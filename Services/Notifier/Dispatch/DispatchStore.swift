@@ -185,13 +185,14 @@ struct DispatchStore: Sendable {
 
     /// The user's wellbeing delivery window, when they set one (else the default 08:00–21:00 in
     /// their notification or profile zone applies).
-    func wellbeingWindow(_ userId: UUID, fallbackZone: TimeZone) async throws -> DeliveryWindow {
+    /// With it, whether they want badge-only pushes (yes by default).
+    func wellbeingWindow(_ userId: UUID, fallbackZone: TimeZone) async throws -> (window: DeliveryWindow, badgeOnly: Bool) {
         let rows = try await client.query(
-            "SELECT window_start, window_end, time_zone FROM wellbeing_windows WHERE user_id = \(userId)", logger: logger)
-        for try await (start, end, zone) in rows.decode((String, String, String).self) {
-            if let window = try? DeliveryWindow.parse(start: start, end: end, timeZone: zone) { return window }
+            "SELECT window_start, window_end, time_zone, badge_only FROM wellbeing_windows WHERE user_id = \(userId)", logger: logger)
+        for try await (start, end, zone, badgeOnly) in rows.decode((String, String, String, Bool).self) {
+            if let window = try? DeliveryWindow.parse(start: start, end: end, timeZone: zone) { return (window, badgeOnly) }
         }
-        return DeliveryWindow.standard(in: fallbackZone)
+        return (DeliveryWindow.standard(in: fallbackZone), true)
     }
 
     func userContext(_ userId: UUID) async throws -> UserDeliveryContext {

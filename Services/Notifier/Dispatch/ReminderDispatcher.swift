@@ -70,7 +70,7 @@ struct ReminderDispatcher: Service {
     private func process(_ claim: ClaimedReminder) async {
         let key = claim.reminderId.uuidString.lowercased()
         do {
-            guard let reminder = try await store.reminder(claim.reminderId), reminder.status == "pending" else {
+            guard var reminder = try await store.reminder(claim.reminderId), reminder.status == "pending" else {
                 try await store.finishClaim(claim, state: "cancelled")
                 return
             }
@@ -84,7 +84,10 @@ struct ReminderDispatcher: Service {
             // The wellbeing space's pushes wait for the user's delivery window, not quiet hours.
             let timing: DeliveryTiming.Decision
             if reminder.source == WellbeingPushPlanner.source {
-                let window = try await store.wellbeingWindow(reminder.userId, fallbackZone: user.zone)
+                let (window, badgeOnly) = try await store.wellbeingWindow(reminder.userId, fallbackZone: user.zone)
+                // Decided when it goes out, from the settings as they are then (not when planned,
+                // which a rebuild would see in another order).
+                reminder.silent = badgeOnly
                 let opening = window.nextOpening(atOrAfter: now)
                 timing = opening > now ? .deferUntil(opening) : .sendNow(latenessMs: Int64(max(0, now.timeIntervalSince(claim.remindAt)) * 1000))
             } else {

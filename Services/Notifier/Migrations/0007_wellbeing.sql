@@ -9,5 +9,6 @@ CREATE TABLE wellbeing_windows (
     badge_only boolean NOT NULL
 );
 
--- A silent reminder is a push with a badge and no alert (APNs background push).
+-- A silent reminder is a push with a badge and nothing shown. Set by no projection today: the
+-- dispatcher decides it for the wellbeing space's pushes from the user's settings when it sends.
 ALTER TABLE reminders ADD COLUMN silent boolean NOT NULL DEFAULT false;

@@ -41,17 +41,14 @@ public struct RemindersProjection: Projection {
                 try await connection.query(
                     """
                     INSERT INTO reminders (reminder_id, user_id, household_id, member_id, title, body, due_at, urgent, channels,
-                                           source, status, updated_at, last_event_id, silent)
+                                           source, status, updated_at, last_event_id)
                     VALUES (\(requested.reminderId), \(requested.userId), \(requested.householdId), \(requested.memberId),
                             \(requested.title), \(requested.body), \(requested.dueAt), \(requested.urgent), \(requested.channels),
-                            \(requested.source), 'pending', \(occurredAt), \(eventId),
-                            -- The wellbeing space's nudges are silent when the user asked for badge-only pushes.
-                            \(requested.source) = \(WellbeingPushPlanner.source)
-                              AND COALESCE((SELECT badge_only FROM wellbeing_windows WHERE user_id = \(requested.userId)), true))
+                            \(requested.source), 'pending', \(occurredAt), \(eventId))
                     ON CONFLICT (reminder_id) DO UPDATE SET
                         title = EXCLUDED.title, body = EXCLUDED.body, due_at = EXCLUDED.due_at, urgent = EXCLUDED.urgent,
                         channels = EXCLUDED.channels, member_id = EXCLUDED.member_id, household_id = EXCLUDED.household_id,
-                        status = 'pending', updated_at = EXCLUDED.updated_at, last_event_id = EXCLUDED.last_event_id, silent = EXCLUDED.silent
+                        status = 'pending', updated_at = EXCLUDED.updated_at, last_event_id = EXCLUDED.last_event_id
                     WHERE reminders.user_id = EXCLUDED.user_id
                     """, logger: logger)
             case let cancelled as ReminderCancelled:

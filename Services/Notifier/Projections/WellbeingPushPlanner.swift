@@ -8,7 +8,7 @@ import PostgresNIO
 /// The wellbeing space's pushes, planned inside the `reminders` projection: each user's delivery
 /// window (`wellbeing_windows`, from `wellbeing.settings_updated`) and a reminder for every weekly
 /// reflection written (`wellbeing.reflection_written`), due when it was written, delivered over
-/// APNs only and silent (a badge, no alert) unless the user turned badge-only pushes off.
+/// APNs only; badge-only unless the user turned that off, which the dispatcher reads when it sends.
 /// The dispatcher holds these reminders until the user's window opens (`DeliveryWindow`); quiet
 /// hours do not apply to them, the window does.
 struct WellbeingPushPlanner: Sendable {
@@ -40,12 +40,11 @@ struct WellbeingPushPlanner: Sendable {
             try await connection.query(
                 """
                 INSERT INTO reminders (reminder_id, user_id, household_id, member_id, title, body, due_at, urgent, channels,
-                                       source, status, updated_at, last_event_id, silent)
+                                       source, status, updated_at, last_event_id)
                 VALUES (\(id), \(reflection.userId), NULL, NULL, 'Your weekly reflection is ready', NULL, \(event.metadata.occurredAt), false,
-                        ARRAY['apns'], \(Self.source), 'pending', \(event.metadata.occurredAt), \(event.metadata.id),
-                        COALESCE((SELECT badge_only FROM wellbeing_windows WHERE user_id = \(reflection.userId)), true))
+                        ARRAY['apns'], \(Self.source), 'pending', \(event.metadata.occurredAt), \(event.metadata.id))
                 ON CONFLICT (reminder_id) DO UPDATE SET due_at = EXCLUDED.due_at, status = 'pending', updated_at = EXCLUDED.updated_at,
-                    last_event_id = EXCLUDED.last_event_id, silent = EXCLUDED.silent
+                    last_event_id = EXCLUDED.last_event_id
                 WHERE reminders.user_id = EXCLUDED.user_id
                 """, logger: logger)
             return true

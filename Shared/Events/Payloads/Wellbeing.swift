@@ -230,7 +230,7 @@ public struct WellbeingQuizAnswered: EventPayload {
     public static let version = 1
     public static let topic = Topic.wellbeing
     public static let privacy = PayloadPrivacy(
-        personal: ["answers": .user("user_id")], notPersonal: ["quiz_id", "user_id", "score", "total", "tips_earned", "at"])
+        personal: ["answers": .user("user_id"), "tips_earned": .user("user_id")], notPersonal: ["quiz_id", "user_id", "score", "total", "at"])
 
     public var quizId: UUID
     public var userId: UUID
@@ -239,7 +239,7 @@ public struct WellbeingQuizAnswered: EventPayload {
     /// Right answers among these.
     public var score: Int
     public var total: Int
-    public var tipsEarned: [String]
+    public var tipsEarned: [String]?
     public var at: Date
 
     public var aggregateKey: String { userId.uuidString.lowercased() }
@@ -264,18 +264,19 @@ public struct WellbeingQuizAnswered: EventPayload {
 }
 
 /// `wellbeing.tip_published` v1: a tip entered the user's feed (after a check-in, a quiz, or
-/// when their interests were set). Tips are content, not the user's words; which tip was picked
-/// says little beyond what the feed shows the user.
+/// when their interests were set). Which tip was picked follows from what the user wrote (a
+/// loneliness tip after a lonely evening), so the tip is sealed like the words it came from.
 public struct WellbeingTipPublished: EventPayload {
     public static let eventType = "wellbeing.tip_published"
     public static let version = 1
     public static let topic = Topic.wellbeing
-    public static let privacy = PayloadPrivacy.nothingPersonal(["feed_id", "user_id", "tip_id", "reason", "at"])
+    public static let privacy = PayloadPrivacy(personal: ["tip_id": .user("user_id")], notPersonal: ["feed_id", "user_id", "reason", "at"])
 
     /// The feed entry: its order, with `at`, in the user's feed.
     public var feedId: UUID
     public var userId: UUID
-    public var tipId: String
+    /// Null once the user's key is destroyed.
+    public var tipId: String?
     /// `checkin`, `quiz` or `interests`.
     public var reason: String
     public var at: Date
@@ -383,12 +384,12 @@ public struct WellbeingSimulationStarted: EventPayload {
     public static let eventType = "wellbeing.simulation_started"
     public static let version = 1
     public static let topic = Topic.wellbeing
-    public static let privacy = PayloadPrivacy.nothingPersonal(["simulation_id", "user_id", "scenario_id", "at"])
+    public static let privacy = PayloadPrivacy(personal: ["scenario_id": .user("user_id")], notPersonal: ["simulation_id", "user_id", "at"])
 
     public var simulationId: UUID
     public var userId: UUID
-    /// An authored scenario of `scenarios.json`.
-    public var scenarioId: String
+    /// An authored scenario of `scenarios.json`, picked by the user's triggers: sealed.
+    public var scenarioId: String?
     public var at: Date
 
     public var aggregateKey: String { userId.uuidString.lowercased() }
@@ -416,11 +417,12 @@ public struct WellbeingSimulationStartedV2: EventPayload {
     public static let version = 2
     public static let topic = Topic.wellbeing
     public static let privacy = PayloadPrivacy(
-        personal: ["scenario": .user("user_id")], notPersonal: ["simulation_id", "user_id", "scenario_id", "written_by", "at"])
+        personal: ["scenario": .user("user_id"), "scenario_id": .user("user_id")], notPersonal: ["simulation_id", "user_id", "written_by", "at"])
 
     public var simulationId: UUID
     public var userId: UUID
-    public var scenarioId: String
+    /// Null once the user's key is destroyed.
+    public var scenarioId: String?
     /// `PracticeScenario` as JSON for a model-written tree; null for an authored one (or once the key is destroyed).
     public var scenario: JSONValue?
     public var writtenBy: String

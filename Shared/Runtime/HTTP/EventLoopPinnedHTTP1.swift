@@ -63,13 +63,25 @@ final class EventLoopTaskExecutor: TaskExecutor {
 public struct EventLoopPinnedWebSocketUpgradeChannel: ServerChildChannel {
     public typealias Value = HTTP1WebSocketUpgradeChannel.Value
     private let connection: HTTP1WebSocketUpgradeChannel
+    private let headTimeout: TimeAmount?
 
-    init(connection: HTTP1WebSocketUpgradeChannel) {
+    init(connection: HTTP1WebSocketUpgradeChannel, headTimeout: TimeAmount?) {
         self.connection = connection
+        self.headTimeout = headTimeout
     }
 
+    /// hummingbird-websocket's channel arms its idle timeout only after a whole request head that
+    /// is not an upgrade: a connection that sends nothing, or half a head (slowloris), would stay
+    /// open for ever. `RequestHeadDeadline` closes it unless a whole head arrives in time.
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        connection.setup(channel: channel, logger: logger)
+        if let headTimeout {
+            do {
+                try channel.pipeline.syncOperations.addHandler(RequestHeadDeadline(timeout: headTimeout), position: .first)
+            } catch {
+                return channel.eventLoop.makeFailedFuture(error)
+            }
+        }
+        return connection.setup(channel: channel, logger: logger)
     }
 
     public func handle(value: Value, logger: Logger) async {
@@ -88,7 +100,45 @@ extension HTTPServerBuilder {
         let webSocketResponder = webSocketRouter.buildResponder()
         return HTTPServerBuilder { responder in
             EventLoopPinnedWebSocketUpgradeChannel(
-                connection: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration))
+                connection: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: configuration),
+                headTimeout: configuration.http1.idleTimeout)
+        }
+    }
+}
+
+/// Closes a connection whose first request head (up to its blank line) has not arrived within
+/// `timeout`, then steps aside: what comes after is the HTTP channel's (or the WebSocket's) to time.
+final class RequestHeadDeadline: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let timeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+    /// The last bytes seen, so a blank line split across reads is still found.
+    private var tail: [UInt8] = []
+
+    init(timeout: TimeAmount) {
+        self.timeout = timeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        deadline = context.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        let bytes = tail + (buffer.getBytes(at: buffer.readerIndex, length: buffer.readableBytes) ?? [])
+        let complete = bytes.count >= 4 && (0...(bytes.count - 4)).contains { bytes[$0] == 13 && bytes[$0 + 1] == 10 && bytes[$0 + 2] == 13 && bytes[$0 + 3] == 10 }
+        tail = Array(bytes.suffix(3))
+        context.fireChannelRead(data)
+        if complete {
+            deadline?.cancel()
+            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+import HTTPTypes
+import HummingbirdWSClient
+import Logging
 import Testing
 
 extension BackboneSuite {
@@ -19,11 +22,29 @@ extension BackboneSuite {
                 let third = try await HTTPTestClient.send("GET", url, headers: user.headers, idleTimeout: 5)
                 #expect(third.status == 429)
                 #expect((third.json["error"] as? [String: Any])?["code"] as? String == "too_many_streams")
+                // Run streams and the wellbeing WebSocket count too: refused before any run starts
+                // (no quota spent) and before any upgrade.
+                let run = try await HTTPTestClient.postJSON(
+                    gateway.baseURL.appendingPathComponent("v1/assist/stream"), ["goal": "dinners for the week", "mode": "meals"], headers: user.headers)
+                #expect(run.status == 429 && (run.json["error"] as? [String: Any])?["code"] as? String == "too_many_streams", "\(run.text)")
+                // The wellbeing WebSocket: no upgrade past the cap; asked plainly, the route says why.
+                let live = "ws://127.0.0.1:\(gateway.baseURL.port ?? 0)/v1/wellbeing/live"
+                let headers: HTTPFields = [.authorization: "Bearer \(user.token)"]
+                await #expect(throws: (any Error).self) {
+                    try await WebSocketClient.connect(url: live, configuration: .init(additionalHeaders: headers), logger: Logger(label: "cap-test")) { _, outbound, _ in
+                        try await outbound.close(.normalClosure, reason: nil)
+                    }
+                }
+                let plain = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/wellbeing/live"), headers: user.headers, idleTimeout: 5)
+                #expect(plain.status == 429 && (plain.json["error"] as? [String: Any])?["code"] as? String == "too_many_streams", "\(plain.text)")
                 // Another user is not affected.
                 let other = try await GatewayUser.signIn(gateway)
                 let theirs = NotificationStreamReader()
                 theirs.start(url, headers: other.headers)
                 #expect(await KafkaTestEnvironment.eventually { theirs.connected })
+                let asked = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/wellbeing/live"), headers: other.headers, idleTimeout: 5)
+                #expect(asked.status == 426 && (asked.json["error"] as? [String: Any])?["code"] as? String == "websocket_required", "\(asked.text)")
+                #expect(try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/wellbeing/live"), idleTimeout: 5).status == 401)
 
                 await first.stop()
                 var replacement = NotificationStreamReader()

@@ -16,7 +16,7 @@ public struct APNsPayload: Sendable, Equatable {
     public var category: String?
     /// Extra top-level string keys for the app (`reminder_id`, `notification_id`).
     public var custom: [String: String]
-    /// A silent push: `content-available` and the badge, no alert and no sound.
+    /// A badge-only push: `aps` holds the badge alone, no alert and no sound.
     public var silent = false
 
     public init(
@@ -32,7 +32,7 @@ public struct APNsPayload: Sendable, Equatable {
         self.custom = custom
     }
 
-    /// A badge-only push: the app's badge changes and the app may refresh, nothing is shown.
+    /// A badge-only push: the app's badge changes, nothing is shown or heard.
     public static func silent(badge: Int, custom: [String: String] = [:]) -> APNsPayload {
         var payload = APNsPayload(title: "", body: nil, badge: badge, sound: nil, custom: custom)
         payload.silent = true
@@ -50,13 +50,11 @@ public struct APNsPayload: Sendable, Equatable {
             var sound: String?
             var threadId: String?
             var category: String?
-            var contentAvailable: Int?
 
             enum CodingKeys: String, CodingKey {
                 case alert, badge, sound
                 case threadId = "thread-id"
                 case category
-                case contentAvailable = "content-available"
             }
         }
         var aps: Aps
@@ -82,7 +80,7 @@ public struct APNsPayload: Sendable, Equatable {
         Document(
             aps: .init(
                 alert: silent ? nil : .init(title: title, body: body), badge: badge, sound: silent ? nil : sound, threadId: silent ? nil : threadId,
-                category: silent ? nil : category, contentAvailable: silent ? 1 : nil),
+                category: silent ? nil : category),
             custom: custom)
     }
 
