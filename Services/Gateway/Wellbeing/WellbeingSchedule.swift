@@ -82,7 +82,7 @@ struct WellbeingSchedule: Sendable {
                     correlationId: "wellbeing-nudge-\(due.day)")
             } catch {
                 // Not requested after all: the next pass tries again.
-                try? await client.query("DELETE FROM wellbeing_nudges_planned WHERE user_id = \(user) AND day = \(due.day)::date", logger: logger)
+                _ = try? await client.query("DELETE FROM wellbeing_nudges_planned WHERE user_id = \(user) AND day = \(due.day)::date", logger: logger)
                 throw error
             }
             // A check-in that landed while this was planned cancelled a reminder that did not exist

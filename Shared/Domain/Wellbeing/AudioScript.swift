@@ -146,24 +146,14 @@ public struct AudioScriptLibrary: Sendable {
 
     /// Reads and checks an audio scripts file `{"source": …, "themes": [{"id", "title", "segments"}]}`.
     public init(data: Data) throws(AudioScriptLibraryError) {
-        let root: JSONValue
+        let source: String, entries: [JSONValue]
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
+            (source, entries) = try WellbeingContentFile.entries(of: data, list: "themes")
         } catch {
-            throw .unreadable(reason: "\(error)")
-        }
-        guard case .object(let fields) = root else {
-            throw .invalidFile(field: "-", reason: "must be a JSON object {\"source\": …, \"themes\": […]}")
-        }
-        if let unknown = fields.keys.filter({ !["source", "themes"].contains($0) }).sorted().first {
-            throw .invalidFile(field: unknown, reason: "is not a known field")
-        }
-        guard case .string(let source)? = fields["source"], !source.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-        else {
-            throw .invalidFile(field: "source", reason: "must be a non-empty string")
-        }
-        guard case .array(let entries)? = fields["themes"], !entries.isEmpty else {
-            throw .invalidFile(field: "themes", reason: "must be a non-empty list of themes")
+            switch error {
+            case .unreadable(let reason): throw .unreadable(reason: reason)
+            case .invalidFile(let field, let reason): throw .invalidFile(field: field, reason: reason)
+            }
         }
         var themes: [AudioScript] = []
         var positionByTheme: [String: Int] = [:]

@@ -190,24 +190,14 @@ public struct ScenarioLibrary: Sendable {
     /// Reads and checks a scenarios file `{"source": …, "scenarios": […]}`; see
     /// `ScenarioLibraryError` for what is refused.
     public init(data: Data) throws(ScenarioLibraryError) {
-        let root: JSONValue
+        let source: String, entries: [JSONValue]
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
+            (source, entries) = try WellbeingContentFile.entries(of: data, list: "scenarios")
         } catch {
-            throw .unreadable(reason: "\(error)")
-        }
-        guard case .object(let fields) = root else {
-            throw .invalidFile(field: "-", reason: "must be a JSON object {\"source\": …, \"scenarios\": […]}")
-        }
-        if let unknown = fields.keys.filter({ !["source", "scenarios"].contains($0) }).sorted().first {
-            throw .invalidFile(field: unknown, reason: "is not a known field")
-        }
-        guard case .string(let source)? = fields["source"], !source.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-        else {
-            throw .invalidFile(field: "source", reason: "must be a non-empty string")
-        }
-        guard case .array(let entries)? = fields["scenarios"], !entries.isEmpty else {
-            throw .invalidFile(field: "scenarios", reason: "must be a non-empty list of scenarios")
+            switch error {
+            case .unreadable(let reason): throw .unreadable(reason: reason)
+            case .invalidFile(let field, let reason): throw .invalidFile(field: field, reason: reason)
+            }
         }
 
         var scenarios: [PracticeScenario] = []
