@@ -97,15 +97,12 @@ struct ImportEval: AsyncParsableCommand {
 
     /// What the gateway reads of the sheet's PDF (`pdftotext`), nil without poppler.
     static func viaPDF(_ text: String) async -> String? {
-        let result = try? await ToolRunner().run("pdftotext", ["-layout", "{in}", "-"], input: printedPDF(text), inputExtension: "pdf")
-        return result.map { String(decoding: $0.stdout, as: UTF8.self) }
+        try? await ToolRunner().pdfText(printedPDF(text))
     }
 
     /// What the gateway reads of the sheet's photo (`tesseract`), nil without libvips or tesseract.
     static func viaPhoto(_ text: String) async -> String? {
-        guard let image = try? await photo(of: text), !image.isEmpty,
-              let result = try? await ToolRunner().run("tesseract", ["{in}", "-", "--psm", "6"], input: image, inputExtension: "png")
-        else { return nil }
-        return String(decoding: result.stdout, as: UTF8.self)
+        guard let image = try? await photo(of: text), !image.isEmpty else { return nil }
+        return try? await ToolRunner().imageText(image)
     }
 }

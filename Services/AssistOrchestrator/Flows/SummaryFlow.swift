@@ -18,8 +18,10 @@ struct SummaryFlow: Sendable {
     func run(_ request: SummaryRequestedV2, notes: String?, tools: FlowTools, emitter: RunEmitter, usage: inout ModelUsage) async throws -> JSONValue {
         guard let metricsJSON = request.metrics else { throw InvalidRunRequest(reason: "the summary's metrics are missing") }
         let metrics: SummaryMetrics
+        let metricsData: Data
         do {
-            metrics = try JSONDecoder().decode(SummaryMetrics.self, from: JSONEncoder().encode(metricsJSON))
+            metricsData = try JSONEncoder().encode(metricsJSON)
+            metrics = try JSONDecoder().decode(SummaryMetrics.self, from: metricsData)
         } catch {
             throw InvalidRunRequest(reason: "the summary's metrics are unreadable")
         }
@@ -27,7 +29,7 @@ struct SummaryFlow: Sendable {
         try await emitter.emit(.token, .string("Writing the summary..."))
         let prompt = """
             Child: \(request.childName). Range: \(request.from) to \(request.to).
-            Metrics (JSON): \(String(decoding: try JSONEncoder().encode(metricsJSON), as: UTF8.self))
+            Metrics (JSON): \(String(decoding: metricsData, as: UTF8.self))
             Write two or three short paragraphs, separated by a blank line, using only these numbers.
             """
         let written = try await tools.models.complete(

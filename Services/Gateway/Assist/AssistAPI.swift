@@ -61,7 +61,7 @@ struct AssistAPI: Sendable {
         let launcher = RunLauncher(requests: requests, hub: hub, streamer: streamer, quota: quota, recent: recent, streams: streams)
         return AssistAPI(
             routes: AssistRoutes(
-                publisher: requests, households: AssistHouseholdReader(client: host.postgres, logger: logger),
+                launcher: launcher, households: AssistHouseholdReader(client: host.postgres, logger: logger),
                 quota: quota, hub: hub, runs: runs, streamer: streamer, recent: recent, streams: streams),
             assistant: AssistantRoutes(
                 context: AssistantContextReader(client: host.postgres, logger: logger),

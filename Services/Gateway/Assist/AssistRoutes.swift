@@ -9,7 +9,8 @@ import Hummingbird
 
 /// `POST /v1/assist/stream`, `GET /v1/assist/runs/{run_id}` and `GET /v1/assist/runs/{run_id}/events`.
 struct AssistRoutes: Sendable {
-    let publisher: EventPublisher
+    /// Subscribes, publishes and streams a plan run once this route has admitted it.
+    let launcher: RunLauncher
     let households: AssistHouseholdReader
     let quota: MonthlyQuota
     let hub: RunEventHub
@@ -63,35 +64,18 @@ struct AssistRoutes: Sendable {
             await quota.release(user, today: today)
             throw APIError(.serviceUnavailable, code: "not_ready", message: "the gateway is still starting; retry shortly")
         }
-        let subscription = hub.subscribe(runId)
-        recent.admitted(runId, for: user)
         let event = AssistRequested(
             runId: runId, userId: user, householdId: household.householdId, mode: body.mode,
             // PII never reaches Kafka: the goal is redacted before it is published.
             goal: redactor.redact(body.goal), days: body.days, startDate: body.startDate.isoDate,
             prefs: household.prefs, members: household.members)
-        do {
-            try await publisher.publish(event, correlationId: context.correlationId)
-        } catch {
-            subscription.finish()
-            await quota.release(user, today: today)
-            context.logger.error("cannot publish an assist request", metadata: ["error": "\(error)"])
-            throw APIError(.serviceUnavailable, code: "unavailable", message: "the assistant cannot take requests right now; retry shortly")
-        }
+        let response = try await launcher.start(event, runId: runId, user: user, today: today, format: format, ticket: ticket, context: context)
         context.logger.info("assist run requested", metadata: [
             "run_id": "\(runId.uuidString.lowercased())", "mode": "\(body.mode)",
             // Where the gateway's share of a run's latency goes: reads and quota, then Kafka.
             "admit_ms": "\(Self.milliseconds(admitted - received))", "publish_ms": "\(Self.milliseconds(ContinuousClock.now - admitted))",
         ])
-
-        var headers = format.headers
-        headers[HTTPField.Name("X-Run-Id")!] = runId.uuidString.lowercased()
-        let streamer = streamer
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            defer { ticket.hold() }
-            try await streamer.stream(runId: runId, subscription: subscription, backlog: [], after: 0, format: format, writer: &writer)
-            try await writer.finish(nil)
-        })
+        return response
     }
 
     /// The whole stream of a request over quota: `quota_exceeded`, then `done`. Nothing is
@@ -145,6 +129,8 @@ struct AssistRoutes: Sendable {
         guard let head = try await readOnceProjected(within: wait, { try await runs.head(of: runId) }), head.owner == user else {
             throw APIError.notFound("run")
         }
+        // Before any more reads: a stream turned away for the cap costs nothing.
+        let ticket = try streams.admit(user)
         var backlog = try await runs.events(of: runId, from: after + 1)
         var subscription: RunSubscription?
         // A finished run the client has every event of has nothing more to come: waiting for
@@ -166,7 +152,6 @@ struct AssistRoutes: Sendable {
         let streamer = streamer
         let live = subscription
         let stored = backlog
-        let ticket = try streams.admit(user)
         return Response(status: .ok, headers: format.headers, body: ResponseBody { writer in
             defer { ticket.hold() }
             try await streamer.stream(runId: runId, subscription: live, backlog: stored, after: after, format: format, writer: &writer)

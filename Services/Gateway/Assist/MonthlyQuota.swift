@@ -24,6 +24,14 @@ struct MonthlyQuota: Sendable {
         CalendarDay(year: day.year, month: day.month, day: 1)!
     }
 
+    /// Seconds until the quota's month turns over (UTC): the `Retry-After` of a refused run.
+    static func secondsToNextMonth(after now: Date) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        let start = calendar.dateInterval(of: .month, for: now).map { $0.end } ?? now.addingTimeInterval(86_400)
+        return max(1, Int(start.timeIntervalSince(now).rounded(.up)))
+    }
+
     /// The first day of the next month: when the quota resets.
     static func resetDate(after day: CalendarDay) -> CalendarDay {
         day.month == 12 ? CalendarDay(year: day.year + 1, month: 1, day: 1)! : CalendarDay(year: day.year, month: day.month + 1, day: 1)!

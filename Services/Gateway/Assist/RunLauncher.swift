@@ -32,8 +32,19 @@ struct RunLauncher: Sendable {
         if case .exceeded(let used) = try await quota.admit(user, today: today) {
             throw APIError(
                 .tooManyRequests, code: "quota_exceeded", message: "the monthly assistant quota is used up (\(used) of \(quota.limit))",
-                headers: [.retryAfter: String(AssistantRoutes.secondsToNextMonth(after: Date()))])
+                headers: [.retryAfter: String(MonthlyQuota.secondsToNextMonth(after: Date()))])
         }
+        return try await start(event, runId: runId, user: user, today: today, format: format, ticket: ticket, context: context, headers: extra)
+    }
+
+    /// The part every run shares once it is admitted (a stream place held, a quota unit taken on
+    /// `today`, the follower running): subscribe before publishing — the run's first events may
+    /// come back within a millisecond — publish the request (giving the unit back if that fails),
+    /// and stream the run back, holding the place until the stream ends.
+    func start<P: EventPayload>(
+        _ event: P, runId: UUID, user: UUID, today: CalendarDay, format: RunStreamFormat, ticket: OpenStreams.Ticket, context: HearthRequestContext,
+        headers extra: HTTPFields = [:]
+    ) async throws -> Response {
         let subscription = hub.subscribe(runId)
         recent.admitted(runId, for: user)
         do {

@@ -64,14 +64,6 @@ struct AssistantRoutes: Sendable {
 
     // MARK: POST /v1/assistant/messages
 
-    /// Until the quota's month turns over (UTC).
-    static func secondsToNextMonth(after now: Date) -> Int {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = .gmt
-        let start = calendar.dateInterval(of: .month, for: now).map { $0.end } ?? now.addingTimeInterval(86_400)
-        return max(1, Int(start.timeIntervalSince(now).rounded(.up)))
-    }
-
     func message(_ request: Request, context: HearthRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(AssistantMessageRequest.self, from: request, context: context).validated()

@@ -97,7 +97,7 @@ struct NotificationRoutes: Sendable {
 
     func cancelReminder(_ request: Request, _ context: HearthRequestContext) async throws -> Accepted {
         let user = try context.authenticatedUser()
-        let id = try uuidParameter("id", context)
+        let id = try context.uuidParameter("id")
         // Someone else's reminder looks like none at all. One not yet projected is cancelled
         // anyway: the cancel names the user, and the projection applies it only to their own.
         if let owner = try await inbox.reminderOwner(id), owner != user { throw APIError.notFound("reminder") }
@@ -306,7 +306,7 @@ struct NotificationRoutes: Sendable {
 
     func markRead(_ request: Request, _ context: HearthRequestContext) async throws -> Accepted {
         let user = try context.authenticatedUser()
-        let id = try uuidParameter("id", context)
+        let id = try context.uuidParameter("id")
         guard try await inbox.exists(id, userId: user) else { throw APIError.notFound("notification") }
         let position = try await publisher.publish(NotificationRead(userId: user, notificationId: id), correlationId: context.correlationId)
         return Accepted(position: position.description)
@@ -359,12 +359,5 @@ struct NotificationRoutes: Sendable {
             }
             try await writer.finish(nil)
         })
-    }
-
-    private func uuidParameter(_ name: String, _ context: HearthRequestContext) throws -> UUID {
-        guard let text = context.parameters.get(name), let id = UUID(uuidString: text) else {
-            throw APIError.invalid(name, "\(name) must be a UUID")
-        }
-        return id
     }
 }

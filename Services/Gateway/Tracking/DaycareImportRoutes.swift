@@ -103,15 +103,13 @@ struct DaycareImportRoutes: Sendable {
             return String(decoding: body, as: UTF8.self)
         case .pdf:
             do {
-                let result = try await tools.run("pdftotext", ["-layout", "{in}", "-"], input: body, inputExtension: "pdf")
-                return String(decoding: result.stdout, as: UTF8.self)
+                return try await tools.pdfText(body)
             } catch ToolRunner.Failure.failed {
                 throw APIError.invalid("body", "the PDF could not be read (damaged, or protected)")
             }
         case .image:
             do {
-                let result = try await tools.run("tesseract", ["{in}", "-", "--psm", "6"], input: body, inputExtension: "png")
-                let text = String(decoding: result.stdout, as: UTF8.self)
+                let text = try await tools.imageText(body)
                 guard text.contains(where: { $0.isLetter || $0.isNumber }) else {
                     throw APIError(.unprocessableContent, code: "nothing_to_import", message: "no text could be read in the photo", field: "body")
                 }

@@ -134,15 +134,10 @@ struct SummaryRoutes: Sendable {
             name = String(name.dropLast(suffix.count))
         }
         guard let id = UUID(uuidString: name) else { throw APIError.invalid("sid", "the summary id must be a UUID (with .pdf or .json)") }
-        var found = try await stored(child: child, runId: id).first
-        if found == nil, launcher.recent.isRecent(id, of: try context.authenticatedUser()) {
-            let deadline = ContinuousClock.now + Self.projectionWait
-            while found == nil, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-                found = try await stored(child: child, runId: id).first
-            }
+        let wait = launcher.recent.isRecent(id, of: try context.authenticatedUser()) ? Self.projectionWait : .zero
+        guard let summary = try await readOnceProjected(within: wait, { try await stored(child: child, runId: id).first }) else {
+            throw APIError.notFound("summary")
         }
-        guard let summary = found else { throw APIError.notFound("summary") }
         guard summary.state != "running" else {
             throw APIError(.conflict, code: "summary_not_ready", message: "the summary is still being written; retry shortly", headers: [.retryAfter: "1"])
         }

@@ -171,11 +171,7 @@ struct TrackingInsightRoutes: Sendable {
         let lastAge = max(points.map(\.ageDays).max() ?? 0, child.ageDays(at: Date()) ?? 0)
         let span = min(GrowthStandards.ageRangeDays.upperBound, max(183, Int((Double(lastAge) / 91.3125).rounded(.up) * 91.3125) + 92))
         let step = max(1, span / 120)
-        let bands = GrowthStandards.bandPercentiles.map { percentile in
-            GrowthBandCurve(percentile: percentile, points: stride(from: 0, through: span, by: step).compactMap { age in
-                growth.value(atPercentile: percentile, indicator: indicator, sex: sex, ageDays: age).map { GrowthChartPoint(ageDays: age, value: $0) }
-            })
-        }
+        let bands = growth.bands(indicator, sex: sex, span: span, step: step)
         return GrowthChart(title: "\(child.name): \(title.lowercased())", unit: unit, bands: bands, measurements: points).svg()
     }
 

@@ -42,8 +42,17 @@ struct WellbeingCheckInRoutes: Sendable {
         }
     }
 
-    /// The check-in a body describes, on top of `current` for an edit.
-    static func entry(_ body: Body, current: StoredCheckIn?, now: Date) throws -> (at: Date, mood: Int, urge: Int, context: String?, note: String?, done: Bool) {
+    /// The check-in a body describes, on top of `current` for an edit: its time, and what it says
+    /// with the triggers read from its words and whether they say the user is in danger.
+    func entry(_ body: Body, current: StoredCheckIn?, now: Date) throws -> (at: Date, entry: WellbeingCheckInEntry) {
+        let given = try Self.fields(body, current: current, now: now)
+        let triggers = WellbeingTrigger.classify([given.context, given.note].compactMap { $0 }.joined(separator: " "))
+        return (given.at, WellbeingCheckInEntry(
+            mood: given.mood, urgeLevel: given.urge, triggerContext: given.context, note: given.note, exerciseCompleted: given.done,
+            triggers: triggers.map(\.rawValue), crisis: space.isCrisis([given.note, given.context])))
+    }
+
+    static func fields(_ body: Body, current: StoredCheckIn?, now: Date) throws -> (at: Date, mood: Int, urge: Int, context: String?, note: String?, done: Bool) {
         var at = current?.at ?? now
         if let text = body.timestamp {
             guard let parsed = Timestamp.parse(text) else { throw APIError.invalid("timestamp", "timestamp must be an ISO 8601 date-time with a zone") }
@@ -72,45 +81,37 @@ struct WellbeingCheckInRoutes: Sendable {
     func create(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
         let user = try space.user(context)
         let body = try await JSONRequestBody.decode(Body.self, from: request, context: context)
-        let given = try Self.entry(body, current: nil, now: Date())
-        let crisis = space.isCrisis([given.note, given.context])
-        let triggers = WellbeingTrigger.classify([given.context, given.note].compactMap { $0 }.joined(separator: " "))
-        let entry = WellbeingCheckInEntry(
-            mood: given.mood, urgeLevel: given.urge, triggerContext: given.context, note: given.note, exerciseCompleted: given.done,
-            triggers: triggers.map(\.rawValue), crisis: crisis)
+        let (at, entry) = try self.entry(body, current: nil, now: Date())
         let id = UUID()
-        try await space.publish(WellbeingCheckInLogged(checkinId: id, userId: user, at: given.at, entry: entry), context: context)
+        try await space.publish(WellbeingCheckInLogged(checkinId: id, userId: user, at: at, entry: entry), context: context)
         guard let stored = try await space.readModel.checkIn(id, of: user) else { throw APIError.notFound("check-in") }
         var answer: [String: JSONValue] = ["checkin": stored.json]
-        try await cancelTodaysNudge(of: user, checkedInAt: given.at, context: context)
-        if crisis {
+        let settings = try await space.settings(of: user)
+        try await cancelTodaysNudge(of: user, checkedInAt: at, zone: space.zone(of: settings), context: context)
+        if entry.crisis {
             answer["crisis"] = space.crisisAnswer
             answer["quiz_offer"] = .null
             return TrackingJSON(status: .created, value: .object(answer))
         }
-        let settings = try await space.settings(of: user)
-        let feedIsEmpty = try await space.readModel.tipsInFeed(of: user).isEmpty
+        let seen = try await space.readModel.tipsInFeed(of: user)
         let tips = try await space.publishTips(
-            to: user, count: feedIsEmpty ? 3 : 1, reason: "checkin", extraTriggers: triggers, settings: settings, context: context)
+            to: user, count: seen.isEmpty ? 3 : 1, reason: "checkin", extraTriggers: entry.triggers.compactMap(WellbeingTrigger.init(rawValue:)), settings: settings, seen: seen, context: context)
         let badges = try await space.announceBadges(of: user, settings: settings, context: context)
         answer["tips"] = .array(tips.map(space.tipJSON))
         answer["badges_earned"] = .array(badges.map(space.badgeJSON))
-        answer["quiz_offer"] = given.urge >= Self.quizOfferUrge
+        answer["quiz_offer"] = entry.urgeLevel >= Self.quizOfferUrge
             ? .object(["reason": .string("a strong urge: a short quiz can help it pass"), "start_url": .string("/v1/wellbeing/quizzes")])
             : .null
         return TrackingJSON(status: .created, value: .object(answer))
     }
 
     /// A check-in today makes today's nudge pointless: it is cancelled (a no-op when none was planned).
-    func cancelTodaysNudge(of user: UUID, checkedInAt: Date, context: HearthRequestContext) async throws {
-        let settings = try await space.settings(of: user)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = space.zone(of: settings)
-        guard calendar.isDate(checkedInAt, inSameDayAs: Date()) else { return }
-        let parts = calendar.dateComponents([.year, .month, .day], from: checkedInAt)
-        let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    func cancelTodaysNudge(of user: UUID, checkedInAt: Date, zone: TimeZone, context: HearthRequestContext) async throws {
+        let day = CalendarDay(checkedInAt, in: zone)
+        guard day == CalendarDay(Date(), in: zone) else { return }
         try await space.publisher.publish(
-            ReminderCancelled(reminderId: WellbeingSchedule.nudgeId(user: user, day: day), userId: user, cancelledBy: user), correlationId: context.correlationId)
+            ReminderCancelled(reminderId: WellbeingSchedule.nudgeId(user: user, day: day.isoDate), userId: user, cancelledBy: user),
+            correlationId: context.correlationId)
     }
 
     func list(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
@@ -147,31 +148,26 @@ struct WellbeingCheckInRoutes: Sendable {
 
     func show(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
         let user = try space.user(context)
-        guard let stored = try await space.readModel.checkIn(try WellbeingSpace.uuid(context, "id"), of: user) else { throw APIError.notFound("check-in") }
+        guard let stored = try await space.readModel.checkIn(try context.uuidParameter("id"), of: user) else { throw APIError.notFound("check-in") }
         return TrackingJSON(value: .object(["checkin": stored.json]))
     }
 
     func edit(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
         let user = try space.user(context)
-        let id = try WellbeingSpace.uuid(context, "id")
+        let id = try context.uuidParameter("id")
         guard let current = try await space.readModel.checkIn(id, of: user) else { throw APIError.notFound("check-in") }
         let body = try await JSONRequestBody.decode(Body.self, from: request, context: context)
-        let given = try Self.entry(body, current: current, now: Date())
-        let crisis = space.isCrisis([given.note, given.context])
-        let triggers = WellbeingTrigger.classify([given.context, given.note].compactMap { $0 }.joined(separator: " "))
-        let entry = WellbeingCheckInEntry(
-            mood: given.mood, urgeLevel: given.urge, triggerContext: given.context, note: given.note, exerciseCompleted: given.done,
-            triggers: triggers.map(\.rawValue), crisis: crisis)
-        try await space.publish(WellbeingCheckInEdited(checkinId: id, userId: user, at: given.at, entry: entry), context: context)
+        let (at, entry) = try self.entry(body, current: current, now: Date())
+        try await space.publish(WellbeingCheckInEdited(checkinId: id, userId: user, at: at, entry: entry), context: context)
         guard let stored = try await space.readModel.checkIn(id, of: user) else { throw APIError.notFound("check-in") }
         var answer: [String: JSONValue] = ["checkin": stored.json]
-        if crisis { answer["crisis"] = space.crisisAnswer }
+        if entry.crisis { answer["crisis"] = space.crisisAnswer }
         return TrackingJSON(value: .object(answer))
     }
 
     func delete(_ request: Request, context: HearthRequestContext) async throws -> Response {
         let user = try space.user(context)
-        let id = try WellbeingSpace.uuid(context, "id")
+        let id = try context.uuidParameter("id")
         guard try await space.readModel.checkIn(id, of: user) != nil else { throw APIError.notFound("check-in") }
         try await space.publish(WellbeingCheckInDeleted(checkinId: id, userId: user), context: context)
         return Response(status: .noContent)

@@ -71,14 +71,14 @@ struct WellbeingExerciseRoutes: Sendable {
     }
 
     func showExercise(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
-        try await exerciseView(try WellbeingSpace.uuid(context, "id"), user: try space.user(context))
+        try await exerciseView(try context.uuidParameter("id"), user: try space.user(context))
     }
 
     /// The recording; spoken again from the stored script when the cache does not have it (a
     /// fresh database rebuilt from the events).
     func audioFile(_ request: Request, context: HearthRequestContext) async throws -> Response {
         let user = try space.user(context)
-        guard let exercise = try await space.readModel.exercise(try WellbeingSpace.uuid(context, "id"), of: user), let script = exercise.script else {
+        guard let exercise = try await space.readModel.exercise(try context.uuidParameter("id"), of: user), let script = exercise.script else {
             throw APIError.notFound("exercise")
         }
         let recording = try await audio.recording(of: script, hash: exercise.scriptHash ?? GuidedAudio.hash(of: script))
@@ -91,7 +91,7 @@ struct WellbeingExerciseRoutes: Sendable {
 
     func complete(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
         let user = try space.user(context)
-        let id = try WellbeingSpace.uuid(context, "id")
+        let id = try context.uuidParameter("id")
         guard let exercise = try await space.readModel.exercise(id, of: user), exercise.kind == "audio" else { throw APIError.notFound("exercise") }
         var badges: [WellbeingProgress.Badge] = []
         if exercise.completedAt == nil {
@@ -115,11 +115,7 @@ struct WellbeingExerciseRoutes: Sendable {
         if let theme = body.theme, space.scenarios.scenario(theme: theme) == nil {
             throw APIError.invalid("theme", "theme must be one of \(space.scenarios.scenarios.map(\.theme).sorted().joined(separator: ", "))")
         }
-        var counts: [WellbeingTrigger: Int] = [:]
-        let recent = try await space.readModel.checkIns(of: user, from: Date().addingTimeInterval(-30 * 86_400), to: nil, before: nil, limit: 500)
-        for checkIn in recent where !checkIn.entry.crisis {
-            for trigger in checkIn.entry.triggers.compactMap(WellbeingTrigger.init(rawValue:)) { counts[trigger, default: 0] += 1 }
-        }
+        let counts = try await space.readModel.triggerCounts(of: user, days: 30)
         let played = try await space.readModel.recentScenarios(of: user, limit: 5)
         let id = UUID()
         let chosen = try await scenarios.scenario(
@@ -166,7 +162,7 @@ struct WellbeingExerciseRoutes: Sendable {
     }
 
     func showSimulation(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
-        try await simulationView(try WellbeingSpace.uuid(context, "id"), user: try space.user(context), badges: [])
+        try await simulationView(try context.uuidParameter("id"), user: try space.user(context), badges: [])
     }
 
     struct ChooseBody: Decodable {
@@ -175,7 +171,7 @@ struct WellbeingExerciseRoutes: Sendable {
 
     func choose(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
         let user = try space.user(context)
-        let id = try WellbeingSpace.uuid(context, "id")
+        let id = try context.uuidParameter("id")
         let body = try await JSONRequestBody.decode(ChooseBody.self, from: request, context: context)
         let loaded = try await session(id, user: user)
         let stored = loaded.0, scenario = loaded.1

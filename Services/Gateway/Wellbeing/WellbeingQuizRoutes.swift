@@ -64,16 +64,11 @@ struct WellbeingQuizRoutes: Sendable {
     }
 
     func recentTriggers(of user: UUID) async throws -> [WellbeingTrigger] {
-        let recent = try await space.readModel.checkIns(of: user, from: Date().addingTimeInterval(-14 * 86_400), to: nil, before: nil, limit: 200)
-        var counts: [WellbeingTrigger: Int] = [:]
-        for checkIn in recent where !checkIn.entry.crisis {
-            for trigger in checkIn.entry.triggers.compactMap(WellbeingTrigger.init(rawValue:)) { counts[trigger, default: 0] += 1 }
-        }
-        return counts.sorted { ($1.value, $0.key.rawValue) < ($0.value, $1.key.rawValue) }.prefix(3).map(\.key)
+        WellbeingTrigger.strongest(in: try await space.readModel.triggerCounts(of: user, days: 14))
     }
 
     func quiz(_ context: HearthRequestContext, user: UUID) async throws -> StoredQuiz {
-        guard let quiz = try await space.readModel.quiz(try WellbeingSpace.uuid(context, "id"), of: user) else { throw APIError.notFound("quiz") }
+        guard let quiz = try await space.readModel.quiz(try context.uuidParameter("id"), of: user) else { throw APIError.notFound("quiz") }
         return quiz
     }
 
@@ -103,8 +98,7 @@ struct WellbeingQuizRoutes: Sendable {
     }
 
     func show(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
-        let user = try space.user(context)
-        return try await view(try await quiz(context, user: user).quizId, user: user)
+        try await view(try context.uuidParameter("id"), user: try space.user(context))
     }
 
     struct SubmitBody: Decodable {

@@ -31,11 +31,9 @@ struct StoredCheckIn: Sendable {
 
 /// One question of a quiz as stored: the question (answer included) and, once answered, the choice.
 struct StoredQuizQuestion: Sendable {
-    var position: Int
     var question: QuizQuestion
     var writtenBy: String
     var chosen: Int?
-    var answeredAt: Date?
 }
 
 struct StoredQuiz: Sendable {
@@ -48,7 +46,6 @@ struct StoredQuiz: Sendable {
 struct StoredExercise: Sendable {
     var exerciseId: UUID
     var kind: String
-    var theme: String?
     var title: String?
     var script: AudioScript?
     var scriptHash: String?
@@ -66,7 +63,6 @@ struct StoredSimulation: Sendable {
     var writtenBy: String
     var choices: [String]
     var startedAt: Date
-    var finishedAt: Date?
 }
 
 struct StoredFeedTip: Sendable {
@@ -117,6 +113,17 @@ struct WellbeingReadModel: Sendable {
         return result
     }
 
+    /// How often each trigger was named in the user's check-ins of the last `days` days (a crisis
+    /// check-in names none: nothing is built on it).
+    func triggerCounts(of user: UUID, days: Int) async throws -> [WellbeingTrigger: Int] {
+        let recent = try await checkIns(of: user, from: Date().addingTimeInterval(-Double(days) * 86_400), to: nil, before: nil, limit: 500)
+        var counts: [WellbeingTrigger: Int] = [:]
+        for checkIn in recent where !checkIn.entry.crisis {
+            for trigger in checkIn.entry.triggers.compactMap(WellbeingTrigger.init(rawValue:)) { counts[trigger, default: 0] += 1 }
+        }
+        return counts
+    }
+
     func checkIn(_ id: UUID, of user: UUID) async throws -> StoredCheckIn? {
         let rows = try await client.query(
             """
@@ -164,12 +171,12 @@ struct WellbeingReadModel: Sendable {
         guard var found = quiz else { return nil }
         let questions = try await client.query(
             """
-            SELECT position, question::text, written_by, chosen, answered_at FROM wellbeing_quiz_questions
+            SELECT question::text, written_by, chosen FROM wellbeing_quiz_questions
             WHERE quiz_id = \(id) AND user_id = \(user) ORDER BY position
             """, logger: logger)
-        for try await row in questions.decode((Int, String, String, Int?, Date?).self) {
-            let question = try Self.decoder.decode(QuizQuestion.self, from: Data(row.1.utf8))
-            found.questions.append(StoredQuizQuestion(position: row.0, question: question, writtenBy: row.2, chosen: row.3, answeredAt: row.4))
+        for try await row in questions.decode((String, String, Int?).self) {
+            let question = try Self.decoder.decode(QuizQuestion.self, from: Data(row.0.utf8))
+            found.questions.append(StoredQuizQuestion(question: question, writtenBy: row.1, chosen: row.2))
         }
         return found
     }
@@ -214,14 +221,14 @@ struct WellbeingReadModel: Sendable {
     func exercise(_ id: UUID, of user: UUID) async throws -> StoredExercise? {
         let rows = try await client.query(
             """
-            SELECT exercise_id, kind, theme, title, script::text, script_hash, duration_sec, written_by, created_at, completed_at
+            SELECT exercise_id, kind, title, script::text, script_hash, duration_sec, written_by, created_at, completed_at
             FROM wellbeing_exercises WHERE exercise_id = \(id) AND user_id = \(user)
             """, logger: logger)
-        for try await row in rows.decode((UUID, String, String?, String?, String?, String?, Double?, String?, Date, Date?).self) {
-            let script = try row.4.map { try Self.decoder.decode(AudioScript.self, from: Data($0.utf8)) }
+        for try await row in rows.decode((UUID, String, String?, String?, String?, Double?, String?, Date, Date?).self) {
+            let script = try row.3.map { try Self.decoder.decode(AudioScript.self, from: Data($0.utf8)) }
             return StoredExercise(
-                exerciseId: row.0, kind: row.1, theme: row.2, title: row.3, script: script, scriptHash: row.5, durationSec: row.6, writtenBy: row.7,
-                createdAt: row.8, completedAt: row.9)
+                exerciseId: row.0, kind: row.1, title: row.2, script: script, scriptHash: row.4, durationSec: row.5, writtenBy: row.6,
+                createdAt: row.7, completedAt: row.8)
         }
         return nil
     }
@@ -229,13 +236,13 @@ struct WellbeingReadModel: Sendable {
     func simulation(_ id: UUID, of user: UUID) async throws -> StoredSimulation? {
         let rows = try await client.query(
             """
-            SELECT simulation_id, scenario_id, scenario::text, written_by, choices, started_at, finished_at FROM wellbeing_simulations
+            SELECT simulation_id, scenario_id, scenario::text, written_by, choices, started_at FROM wellbeing_simulations
             WHERE simulation_id = \(id) AND user_id = \(user)
             """, logger: logger)
-        for try await row in rows.decode((UUID, String, String?, String, [String], Date, Date?).self) {
+        for try await row in rows.decode((UUID, String, String?, String, [String], Date).self) {
             let written = try row.2.map { try Self.decoder.decode(PracticeScenario.self, from: Data($0.utf8)) }
             return StoredSimulation(
-                simulationId: row.0, scenarioId: row.1, written: written, writtenBy: row.3, choices: row.4, startedAt: row.5, finishedAt: row.6)
+                simulationId: row.0, scenarioId: row.1, written: written, writtenBy: row.3, choices: row.4, startedAt: row.5)
         }
         return nil
     }

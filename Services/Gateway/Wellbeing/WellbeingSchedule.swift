@@ -55,13 +55,15 @@ struct WellbeingSchedule: Sendable {
 
     /// Plans today's nudge for every user whose cadence names today and who has not checked in.
     func planNudges(now: Date) async throws {
-        var users: [(UUID, String)] = []
-        let rows = try await client.query("SELECT user_id, reminder_cadence FROM wellbeing_settings WHERE reminder_cadence <> 'off'", logger: logger)
-        for try await row in rows.decode((UUID, String).self) { users.append(row) }
-        for (user, cadenceText) in users {
-            guard let cadence = WellbeingReminderCadence(rawValue: cadenceText) else { continue }
-            let settings = try await space.settings(of: user)
-            guard let window = try? DeliveryWindow.parse(start: settings.windowStart, end: settings.windowEnd, timeZone: settings.timeZone) else { continue }
+        var users: [(UUID, WellbeingReminderCadence, DeliveryWindow)] = []
+        let rows = try await client.query(
+            "SELECT user_id, reminder_cadence, window_start, window_end, time_zone FROM wellbeing_settings WHERE reminder_cadence <> 'off'", logger: logger)
+        for try await (user, cadenceText, start, end, zone) in rows.decode((UUID, String, String, String, String).self) {
+            guard let cadence = WellbeingReminderCadence(rawValue: cadenceText), let window = try? DeliveryWindow.parse(start: start, end: end, timeZone: zone)
+            else { continue }
+            users.append((user, cadence, window))
+        }
+        for (user, cadence, window) in users {
             let last = try await space.readModel.checkIns(of: user, from: nil, to: nil, before: nil, limit: 1).first?.at
             guard let due = CheckInNudge.due(cadence: cadence, window: window, now: now, lastCheckIn: last) else { continue }
             // Requested once per day: a second request would be a new delivery at a new time.

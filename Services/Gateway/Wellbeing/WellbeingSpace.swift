@@ -85,19 +85,16 @@ struct WellbeingSpace: Sendable {
     /// last 30 days of check-ins, their interests, how close each tip is in meaning to those
     /// (`TipSimilarity`, the search embeddings), and what the feed already holds.
     func publishTips(
-        to user: UUID, count: Int, reason: String, extraTriggers: [WellbeingTrigger] = [], settings: WellbeingSettingsValue, context: HearthRequestContext
+        to user: UUID, count: Int, reason: String, extraTriggers: [WellbeingTrigger] = [], settings: WellbeingSettingsValue, seen known: Set<String>? = nil,
+        context: HearthRequestContext
     ) async throws -> [WellbeingTip] {
-        let seen = try await readModel.tipsInFeed(of: user)
-        let recent = try await readModel.checkIns(of: user, from: Date().addingTimeInterval(-30 * 86_400), to: nil, before: nil, limit: 500)
-        var counts: [WellbeingTrigger: Int] = [:]
-        for checkIn in recent where !checkIn.entry.crisis {
-            for trigger in checkIn.entry.triggers.compactMap(WellbeingTrigger.init(rawValue:)) { counts[trigger, default: 0] += 1 }
-        }
+        let seen: Set<String>
+        if let known { seen = known } else { seen = try await readModel.tipsInFeed(of: user) }
+        var counts = try await readModel.triggerCounts(of: user, days: 30)
         // What the user just said weighs most.
         for trigger in extraTriggers { counts[trigger, default: 0] += 3 }
         let interests = Set(settings.interests.compactMap(WellbeingInterest.init(rawValue:)))
-        let strongest = counts.sorted { ($1.value, $0.key.rawValue) < ($0.value, $1.key.rawValue) }.prefix(3).map(\.key)
-        let closeness = await similarity.scores(triggers: strongest, interests: interests.sorted { $0.rawValue < $1.rawValue })
+        let closeness = await similarity.scores(triggers: WellbeingTrigger.strongest(in: counts), interests: interests.sorted { $0.rawValue < $1.rawValue })
         let ranked = TipRanking.rank(tips.tips, triggerCounts: counts, interests: interests, seen: seen, similarity: closeness)
             .filter { !seen.contains($0.id) }
         let chosen = Array(ranked.prefix(count))
@@ -128,8 +125,4 @@ struct WellbeingSpace: Sendable {
         .object(["badge_id": .string(badge.id), "title": .string(badge.title), "earned_at": .string(Timestamp.format(badge.earnedAt))])
     }
 
-    static func uuid(_ context: HearthRequestContext, _ name: String) throws -> UUID {
-        guard let id = context.parameters.get(name).flatMap(UUID.init(uuidString:)) else { throw APIError.invalid(name, "\(name) must be a UUID") }
-        return id
-    }
 }

@@ -30,7 +30,8 @@ struct ReminderRecord: Sendable {
     var source: String
     /// The household member it is about (a tracked child), when there is one.
     var memberId: UUID? = nil
-    /// A badge and no alert: an APNs background push.
+    /// Only the badge, nothing shown: set by the dispatcher for the wellbeing space's pushes from
+    /// the user's settings when it sends.
     var silent: Bool = false
 }
 
@@ -170,15 +171,15 @@ struct DispatchStore: Sendable {
     func reminder(_ id: UUID) async throws -> ReminderRecord? {
         let rows = try await client.query(
             """
-            SELECT reminder_id, user_id, household_id, title, body, due_at, urgent, channels, status, source, member_id, silent
+            SELECT reminder_id, user_id, household_id, title, body, due_at, urgent, channels, status, source, member_id
             FROM reminders WHERE reminder_id = \(id)
             """, logger: logger)
-        for try await (reminderId, userId, householdId, title, body, dueAt, urgent, channels, status, source, memberId, silent)
-            in rows.decode((UUID, UUID, UUID?, String, String?, Date, Bool, [String]?, String, String, UUID?, Bool).self)
+        for try await (reminderId, userId, householdId, title, body, dueAt, urgent, channels, status, source, memberId)
+            in rows.decode((UUID, UUID, UUID?, String, String?, Date, Bool, [String]?, String, String, UUID?).self)
         {
             return ReminderRecord(
                 reminderId: reminderId, userId: userId, householdId: householdId, title: title, body: body, dueAt: dueAt,
-                urgent: urgent, channels: channels, status: status, source: source, memberId: memberId, silent: silent)
+                urgent: urgent, channels: channels, status: status, source: source, memberId: memberId)
         }
         return nil
     }

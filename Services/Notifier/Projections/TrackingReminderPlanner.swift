@@ -252,15 +252,15 @@ struct TrackingReminderPlanner: Sendable {
             SELECT d.log_id, d.household_id, d.at, d.interval_hours, d.given_by,
                    -- on unless turned off; off once the caregiver's settings are another household's (they left)
                    coalesce(c.medication_reminders AND c.household_id = d.household_id, true),
-                   coalesce(c.medication_breaks_quiet_hours, false), c.time_zone, NULL::text, coalesce(k.name, '')
+                   coalesce(c.medication_breaks_quiet_hours, false), c.time_zone, coalesce(k.name, '')
             FROM tracking_doses d
             LEFT JOIN tracking_caregivers c ON c.user_id = d.given_by
             LEFT JOIN tracking_children k ON k.child_id = d.child_id
             WHERE d.child_id = \(child) AND d.medicine = \(medicine) ORDER BY d.at, d.log_id
             """, logger: logger)
         var doses: [(UUID, UUID, Date, Double?, UUID, Bool, Bool, TimeZone, String)] = []
-        for try await row in rows.decode((UUID, UUID, Date, Double?, UUID, Bool, Bool, String?, String?, String).self) {
-            doses.append((row.0, row.1, row.2, row.3, row.4, row.5, row.6, DeliveryTiming.zone(setting: row.7, profile: row.8), row.9))
+        for try await row in rows.decode((UUID, UUID, Date, Double?, UUID, Bool, Bool, String?, String).self) {
+            doses.append((row.0, row.1, row.2, row.3, row.4, row.5, row.6, DeliveryTiming.zone(setting: row.7, profile: nil), row.8))
         }
         for (index, dose) in doses.enumerated() {
             let id = Self.doseReminderId(log: dose.0)

@@ -25,12 +25,9 @@ public enum DaycareImportReaderSelection {
         case "", "rules":
             return DaycareReportParser()
         case "model":
-            let router = try ModelRouter.fromEnvironment(env, ledger: InMemoryBudgetLedger(), httpClient: httpClient, logger: logger)
+            let router = try ModelRouter.requiringProvider(env, phase: .extraction, setting: "HEARTH_DAYCARE_IMPORT_PARSER", httpClient: httpClient, logger: logger,
+                refusal: { DaycareImportConfigurationError(description: $0) })
             let chain = router.chainDescription[.extraction] ?? []
-            guard chain.contains(where: { !$0.hasPrefix("local:") }) else {
-                throw DaycareImportConfigurationError(
-                    description: "HEARTH_DAYCARE_IMPORT_PARSER=model needs HEARTH_MODEL_CHAIN_EXTRACTION to name a provider (openai:<model> or anthropic:<model>)")
-            }
             logger.info("daycare import by model", metadata: ["chain": "\(chain.joined(separator: ","))"])
             return ModelDaycareReportReader(router: router, fallback: DaycareReportParser(), logger: logger)
         default:

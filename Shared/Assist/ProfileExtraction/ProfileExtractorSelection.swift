@@ -27,12 +27,9 @@ public enum ProfileExtractorSelection {
             logger.info("profile extraction by rules")
             return rules
         case "model":
-            let router = try ModelRouter.fromEnvironment(env, ledger: InMemoryBudgetLedger(), httpClient: HTTPClient.shared, logger: logger)
+            let router = try ModelRouter.requiringProvider(env, phase: .extraction, setting: "HEARTH_PROFILE_EXTRACTOR", logger: logger,
+                refusal: { ProfileExtractorConfigurationError(description: $0) })
             let chain = router.chainDescription[.extraction] ?? []
-            guard chain.contains(where: { !$0.hasPrefix("local:") }) else {
-                throw ProfileExtractorConfigurationError(
-                    description: "HEARTH_PROFILE_EXTRACTOR=model needs HEARTH_MODEL_CHAIN_EXTRACTION to name a provider (openai:<model> or anthropic:<model>)")
-            }
             logger.info("profile extraction by model", metadata: ["chain": "\(chain.joined(separator: ","))"])
             return ModelProfileFactExtractor(router: router, fallback: rules, vocabulary: vocabulary, logger: logger)
         default:

@@ -65,3 +65,20 @@ extension ModelRouter {
         }
     }
 }
+
+extension ModelRouter {
+    /// The router for a `<setting>=model` choice: `fromEnvironment`, with its budgets held in
+    /// memory, whose `phase` chain must name a real provider — the offline model cannot read a
+    /// message or a sheet, nor write a quiz. Otherwise `refusal` gets the message saying so, and
+    /// what it makes of it is thrown (each setting keeps its own error type).
+    public static func requiringProvider(
+        _ env: EnvironmentReader, phase: ModelPhase, setting: String, httpClient: HTTPClient = .shared, logger: Logger,
+        refusal: (String) -> any Error
+    ) throws -> ModelRouter {
+        let router = try fromEnvironment(env, ledger: InMemoryBudgetLedger(), httpClient: httpClient, logger: logger)
+        guard (router.chainDescription[phase] ?? []).contains(where: { !$0.hasPrefix("local:") }) else {
+            throw refusal("\(setting)=model needs HEARTH_MODEL_CHAIN_\(phase.rawValue.uppercased()) to name a provider (openai:<model> or anthropic:<model>)")
+        }
+        return router
+    }
+}

@@ -74,12 +74,7 @@ public struct WellbeingQuizWriter: Sendable {
     /// FNV-1a of the user and how many questions they have seen: the same history picks the same
     /// questions, a new round picks new ones.
     public static func seed(user: UUID, asked: Int) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in Array("\(user.uuidString.lowercased())/\(asked)".utf8) {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return hash
+        StableHash.fnv1a("\(user.uuidString.lowercased())/\(asked)")
     }
 }
 
@@ -97,12 +92,8 @@ public enum WellbeingWriterSelection {
         case "", "bank":
             return nil
         case "model":
-            let router = try ModelRouter.fromEnvironment(env, ledger: InMemoryBudgetLedger(), httpClient: httpClient, logger: logger)
-            guard (router.chainDescription[.synthesis] ?? []).contains(where: { !$0.hasPrefix("local:") }) else {
-                throw WellbeingWriterConfigurationError(
-                    description: "HEARTH_WELLBEING_WRITER=model needs HEARTH_MODEL_CHAIN_SYNTHESIS to name a provider (openai:<model> or anthropic:<model>)")
-            }
-            return router
+            return try ModelRouter.requiringProvider(env, phase: .synthesis, setting: "HEARTH_WELLBEING_WRITER", httpClient: httpClient, logger: logger,
+                refusal: { WellbeingWriterConfigurationError(description: $0) })
         default:
             throw WellbeingWriterConfigurationError(description: "HEARTH_WELLBEING_WRITER must be bank or model, not \(choice)")
         }

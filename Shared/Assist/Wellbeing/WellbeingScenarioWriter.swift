@@ -35,7 +35,7 @@ public struct WellbeingScenarioWriter: Sendable {
     ) async throws -> Chosen {
         let authored = library.choose(forTheme: theme, recentTriggers: recentTriggers, excluding: recent, seed: seed)
         guard theme == nil, let router else { return Chosen(scenario: authored, writtenBy: "authored") }
-        let triggers = recentTriggers.sorted { ($1.value, $0.key.rawValue) < ($0.value, $1.key.rawValue) }.prefix(3).map(\.key)
+        let triggers = WellbeingTrigger.strongest(in: recentTriggers)
         let id = "written-\(simulationId.uuidString.prefix(8).lowercased())"
         for attempt in 1...2 {
             do {

@@ -199,6 +199,15 @@ public struct GrowthStandards: Sendable {
         return lms.value(atZScore: zScore, restricted: indicator.usesRestrictedTail)
     }
 
+    /// The chart bands: each of `bandPercentiles` as a curve from birth to `span` days, every `step` days.
+    public func bands(_ indicator: GrowthIndicator, sex: GrowthSex, span: Int, step: Int) -> [GrowthBandCurve] {
+        Self.bandPercentiles.map { percentile in
+            GrowthBandCurve(percentile: percentile, points: stride(from: 0, through: span, by: step).compactMap { age in
+                value(atPercentile: percentile, indicator: indicator, sex: sex, ageDays: age).map { GrowthChartPoint(ageDays: age, value: $0) }
+            })
+        }
+    }
+
     /// The measurement at percentile `p` (strictly between 0 and 100), e.g. for the chart bands in
     /// `bandPercentiles`. The inverse of `assess`.
     public func value(atPercentile p: Double, indicator: GrowthIndicator, sex: GrowthSex, ageDays: Int) -> Double? {

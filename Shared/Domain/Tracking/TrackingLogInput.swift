@@ -65,7 +65,7 @@ public struct TrackingLogInput: Sendable {
         switch method {
         case "bottle":
             let ml = try reader.quantity(
-                canonical: "amount_ml", value: "amount", unit: "unit", units: ["ml": 1, "oz": 29.5735, "floz": 29.5735], required: true)!
+                canonical: "amount_ml", value: "amount", unit: "unit", units: ["ml": 1, "oz": DaycareReportParser.millilitresPerOunce, "floz": DaycareReportParser.millilitresPerOunce], required: true)!
             guard (ml * 10).rounded() > 0 else { throw FieldViolation(field: "amount", message: "amount must be at least 0.1 ml") }
             guard ml <= maxBottleMl else {
                 throw FieldViolation(field: "amount", message: "a bottle of more than \(Int(maxBottleMl)) ml is more than any baby drinks at once")

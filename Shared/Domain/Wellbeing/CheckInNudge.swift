@@ -32,8 +32,6 @@ public enum CheckInNudge {
         if let lastCheckIn, lastCheckIn >= today { return nil }
         let at = window.nextOpening(atOrAfter: now)
         guard calendar.isDate(at, inSameDayAs: now) else { return nil }
-        let parts = calendar.dateComponents([.year, .month, .day], from: today)
-        let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-        return Due(day: day, at: at)
+        return Due(day: CalendarDay(now, in: window.zone).isoDate, at: at)
     }
 }

@@ -160,25 +160,14 @@ public struct DeliveryWindow: Codable, Sendable, Hashable {
         startMinute < endMinute ? (minute >= startMinute && minute < endMinute) : (minute >= startMinute || minute < endMinute)
     }
 
-    /// Exactly two digits, a colon, exactly two digits: the form the settings screen sends, so
-    /// anything else is more likely a bug than a preference.
+    /// Exactly two digits, a colon, exactly two digits (`LocalClockTime`, as quiet hours read
+    /// them): the form the settings screen sends, so anything else is more likely a bug than a preference.
     static func minuteOfDay(_ text: String) -> Int? {
-        let chars = Array(text.utf8)
-        guard chars.count == 5, chars[2] == UInt8(ascii: ":") else { return nil }
-        var digits: [Int] = []
-        for index in [0, 1, 3, 4] {
-            let c = chars[index]
-            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
-            digits.append(Int(c - UInt8(ascii: "0")))
-        }
-        let hour = digits[0] * 10 + digits[1], minute = digits[2] * 10 + digits[3]
-        guard hour < 24, minute < 60 else { return nil }
-        return hour * 60 + minute
+        LocalClockTime(text)?.minutesIntoDay
     }
 
     static func clockText(_ minuteOfDay: Int) -> String {
-        let hour = minuteOfDay / 60, minute = minuteOfDay % 60
-        return (hour < 10 ? "0" : "") + "\(hour):" + (minute < 10 ? "0" : "") + "\(minute)"
+        LocalClockTime(hour: minuteOfDay / 60, minute: minuteOfDay % 60)!.description
     }
 
     /// Every instant (whole seconds) whose wall-clock reading is `wall`: none in a spring-forward

@@ -118,62 +118,20 @@ enum WellbeingClock {
         day - weekday(day)
     }
 
-    /// Civil date of a day number (proleptic Gregorian; Howard Hinnant's algorithm).
+    /// Civil date of a day number (days since 1970-01-01).
     static func civil(_ day: Int) -> (year: Int, month: Int, day: Int) {
-        let z = day + 719_468
-        let era = floorDiv(z, 146_097)
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let d = dayOfYear - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
-
-    static func dayNumber(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDiv(y, 400)
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        let date = CalendarDay(daysSinceEpoch: day)
+        return (date.year, date.month, date.day)
     }
 
     /// `YYYY-MM-DD`.
     static func string(_ day: Int) -> String {
-        let date = civil(day)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(date.year, 4))-\(pad(date.month, 2))-\(pad(date.day, 2))"
+        CalendarDay(daysSinceEpoch: day).isoDate
     }
 
     /// A day written exactly as `YYYY-MM-DD` that the calendar has; nil otherwise.
     static func parse(_ text: String) -> Int? {
-        let chars = Array(text.utf8)
-        guard chars.count == 10, chars[4] == UInt8(ascii: "-"), chars[7] == UInt8(ascii: "-") else { return nil }
-        func number(_ range: Range<Int>) -> Int? {
-            var value = 0
-            for index in range {
-                let c = chars[index]
-                guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(c - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        return dayNumber(year: year, month: month, day: day)
-    }
-
-    static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
+        CalendarDay(isoDate: text)?.daysSinceEpoch
     }
 
     /// `sum / count` rounded half up to one decimal, in integers so that 2.25 becomes 2.3 rather

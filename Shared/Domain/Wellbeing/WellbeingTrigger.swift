@@ -29,6 +29,12 @@ public enum WellbeingTrigger: String, CaseIterable, Codable, Sendable, Comparabl
         lhs.rawValue < rhs.rawValue
     }
 
+    /// The `limit` most often named in `counts`, most first (ties by name): what a prompt or a
+    /// similarity query is about.
+    public static func strongest(in counts: [WellbeingTrigger: Int], limit: Int = 3) -> [WellbeingTrigger] {
+        counts.sorted { ($1.value, $0.key.rawValue) < ($0.value, $1.key.rawValue) }.prefix(limit).map(\.key)
+    }
+
     /// The triggers named in `text`, in the order of `allCases`, each once. Empty when none is.
     public static func classify(_ text: String) -> [WellbeingTrigger] {
         let lowered = " " + text.lowercased().replacingOccurrences(of: "\u{2019}", with: "'") + " "

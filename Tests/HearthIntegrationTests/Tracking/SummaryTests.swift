@@ -94,7 +94,7 @@ extension BackboneSuite.Tracking {
 /// poppler-utils (installed by `make setup`): what a PDF reader sees.
 enum Poppler {
     static func text(of pdf: Data) async throws -> String {
-        String(decoding: try await ToolRunner().run("pdftotext", ["-layout", "{in}", "-"], input: pdf, inputExtension: "pdf").stdout, as: UTF8.self)
+        try await ToolRunner().pdfText(pdf)
     }
 
     static func firstPage(of pdf: Data) async throws -> Data {

@@ -1,7 +1,7 @@
 /// FNV-1a, 64-bit. Swift's `Hasher` is seeded per process, so anything that must give the
 /// same answer across runs and machines (plan seeds, tie-breaks) hashes with this instead.
-enum StableHash {
-    static func fnv1a(_ text: String) -> UInt64 {
+public enum StableHash {
+    public static func fnv1a(_ text: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             hash ^= UInt64(byte)

@@ -133,7 +133,9 @@ public struct DaycareReportReply: Sendable, Equatable {
         switch fields["amount_ml"] ?? .null {
         case .null: amount = nil
         case .number(let value):
-            guard value > 0, value <= 500 else { return .failure(Reason("amount_ml must be more than 0 and at most 500")) }
+            guard value > 0, value <= TrackingLogInput.maxBottleMl else {
+                return .failure(Reason("amount_ml must be more than 0 and at most \(Int(TrackingLogInput.maxBottleMl))"))
+            }
             amount = (value * 10).rounded() / 10
         default: return .failure(Reason("amount_ml must be a number or null"))
         }

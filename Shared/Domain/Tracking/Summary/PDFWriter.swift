@@ -147,10 +147,9 @@ public struct PDFDocumentBuilder: Sendable {
         return baseline
     }
 
-    /// A straight line; `dash` is an on/off pattern in points (empty for solid).
-    public mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, color: PDFColor = .black,
-                              width: Double = 1, dash: [Double] = []) {
-        append("q \(strokeState(color, width, dash: dash)) \(Self.point(x1, y1)) m \(Self.point(x2, y2)) l S Q")
+    /// A solid straight line.
+    public mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, color: PDFColor = .black, width: Double = 1) {
+        append("q \(strokeState(color, width)) \(Self.point(x1, y1)) m \(Self.point(x2, y2)) l S Q")
     }
 
     /// A rectangle with its top-left corner at (`x`, `y`), filled and/or stroked; nothing is drawn
@@ -166,7 +165,7 @@ public struct PDFDocumentBuilder: Sendable {
     /// An open line through `points` with round joins (data lines in charts).
     public mutating func polyline(_ points: [(Double, Double)], color: PDFColor = .black, width: Double = 1) {
         guard points.count > 1 else { return }
-        append("q \(strokeState(color, width, dash: [])) 1 J 1 j \(Self.path(points)) S Q")
+        append("q \(strokeState(color, width)) 1 J 1 j \(Self.path(points)) S Q")
     }
 
     /// A closed shape through `points`, filled and/or stroked (percentile bands in charts).
@@ -191,10 +190,9 @@ public struct PDFDocumentBuilder: Sendable {
         append("q \(paintState(fill: fill, stroke: stroke, lineWidth: lineWidth)) \(path) h \(paint) Q")
     }
 
-    private func strokeState(_ color: PDFColor, _ width: Double, dash: [Double]) -> String {
-        let pattern = dash.filter { $0.isFinite && $0 >= 0 }
-        let dashOperator = "[\(pattern.map(Self.n).joined(separator: " "))] 0 d"
-        return "\(color.operands) RG \(Self.n(max(width, 0))) w \(dashOperator)"
+    /// Colour, width and a solid line (`[] 0 d`), set inside each stroke's own `q … Q`.
+    private func strokeState(_ color: PDFColor, _ width: Double) -> String {
+        "\(color.operands) RG \(Self.n(max(width, 0))) w [] 0 d"
     }
 
     private func paintState(fill: PDFColor?, stroke: PDFColor?, lineWidth: Double) -> String {

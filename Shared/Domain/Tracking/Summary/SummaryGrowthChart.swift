@@ -32,11 +32,7 @@ public struct SummaryGrowthChart: Sendable, Equatable, Codable {
     public func pdfChart(standards: GrowthStandards) -> PDFGrowthChart? {
         guard let sex = GrowthSex(rawValue: sex), !points.isEmpty else { return nil }
         let span = min(GrowthStandards.ageRangeDays.upperBound, (points.map(\.ageDays).max() ?? 0) + 92)
-        let bands = GrowthStandards.bandPercentiles.map { percentile in
-            GrowthBandCurve(percentile: percentile, points: stride(from: 0, through: span, by: max(1, span / 100)).compactMap { age in
-                standards.value(atPercentile: percentile, indicator: .weightForAge, sex: sex, ageDays: age).map { GrowthChartPoint(ageDays: age, value: $0) }
-            })
-        }
+        let bands = standards.bands(.weightForAge, sex: sex, span: span, step: max(1, span / 100))
         return PDFGrowthChart(
             title: "Weight for age (WHO)", unit: "kg", bands: bands, measurements: points.map { GrowthChartPoint(ageDays: $0.ageDays, value: $0.weightKg) })
     }

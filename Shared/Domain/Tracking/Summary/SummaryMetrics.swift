@@ -247,7 +247,7 @@ public enum SummaryCalculator {
                 for allergen in Set(food.allergens) { exposures[allergen, default: 0] += 1 }
             }
             let reactions = foods.filter { $0.reaction != "none" }.sorted { $0.at < $1.at }
-                .map { SummaryMetrics.Reaction(food: $0.food, reaction: $0.reaction, day: day($0.at, zone)) }
+                .map { SummaryMetrics.Reaction(food: $0.food, reaction: $0.reaction, day: CalendarDay($0.at, in: zone).isoDate) }
             metrics.foods = .init(
                 newFoods: Array(Set(tried.map(\.food))).sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending },
                 byColour: colours, reactions: reactions, allergenExposures: exposures)
@@ -286,12 +286,6 @@ public enum SummaryCalculator {
 
     static func round1(_ value: Double) -> Double { (value * 10).rounded() / 10 }
 
-    static func day(_ date: Date, _ zone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-    }
 }
 
 extension SummaryMetrics {
