@@ -17,10 +17,13 @@ public struct LocalModelProvider: ModelProvider {
             try Task.checkCancellation()
             await onToken(chunk)
         }
+        // The offline provider never calls tools, whatever `request.tools` offers: its answer is
+        // the caller's precomputed text, so there is no model to decide on a call.
         return ProviderResult(
             text: request.offlineAnswer,
             inputTokens: TokenEstimator.inputTokens(of: request),
-            outputTokens: TokenEstimator.tokens(in: request.offlineAnswer))
+            outputTokens: TokenEstimator.tokens(in: request.offlineAnswer),
+            toolCalls: [])
     }
 
     /// Each word with the whitespace after it (leading whitespace joins the first chunk), so the

@@ -7,7 +7,8 @@ import NIOCore
 /// OpenAI's Chat Completions API (and servers that speak it), streamed:
 /// `POST {base}/v1/chat/completions` with `stream: true` and `stream_options.include_usage`, read
 /// as `data: {…choices[0].delta.content…}` events until `data: [DONE]`; the usage arrives in a
-/// last chunk with empty `choices`.
+/// last chunk with empty `choices`. With tools, the model's calls arrive as
+/// `choices[0].delta.tool_calls[]` fragments that the decoder assembles.
 public struct OpenAIChatProvider: ModelProvider {
     public let name = "openai"
     public let model: String
@@ -55,6 +56,9 @@ public struct OpenAIChatProvider: ModelProvider {
         var stream = true
         var streamOptions = StreamOptions()
         var responseFormat: ResponseFormat?
+        /// Both `nil` without tools, so the keys are left out and such a body stays as it was.
+        var tools: [Tool]?
+        var toolChoice: String?
 
         init(request: ModelRequest, model: String) {
             self.model = model
@@ -63,6 +67,11 @@ public struct OpenAIChatProvider: ModelProvider {
             maxCompletionTokens = request.maxOutputTokens
             temperature = request.temperature
             responseFormat = request.responseSchema.map(ResponseFormat.init)
+            if !request.tools.isEmpty {
+                tools = request.tools.map(Tool.init)
+                // The default when tools are present; said outright so the body shows the intent.
+                toolChoice = "auto"
+            }
         }
 
         enum CodingKeys: String, CodingKey {
@@ -70,6 +79,23 @@ public struct OpenAIChatProvider: ModelProvider {
             case maxCompletionTokens = "max_completion_tokens"
             case streamOptions = "stream_options"
             case responseFormat = "response_format"
+            case tools
+            case toolChoice = "tool_choice"
+        }
+
+        /// `{"type": "function", "function": {"name", "description", "parameters"}}`.
+        struct Tool: Encodable {
+            struct Function: Encodable {
+                var name: String
+                var description: String
+                var parameters: JSONValue
+            }
+            var type = "function"
+            var function: Function
+
+            init(_ tool: ModelTool) {
+                function = Function(name: tool.name, description: tool.description, parameters: tool.parameters)
+            }
         }
 
         /// `{"type": "json_schema", "json_schema": {"name", "strict": true, "schema"}}`.
@@ -96,7 +122,25 @@ public struct OpenAIChatProvider: ModelProvider {
     struct Decoder: StreamDecoder {
         private struct Chunk: Decodable {
             struct Choice: Decodable {
-                struct Delta: Decodable { var content: String? }
+                struct Delta: Decodable {
+                    var content: String?
+                    var toolCalls: [ToolCall]?
+                    enum CodingKeys: String, CodingKey {
+                        case content
+                        case toolCalls = "tool_calls"
+                    }
+                }
+                /// One fragment of a call: the first of an index carries `id` and `function.name`,
+                /// any may carry a slice of `function.arguments`.
+                struct ToolCall: Decodable {
+                    struct Function: Decodable {
+                        var name: String?
+                        var arguments: String?
+                    }
+                    var index: Int?
+                    var id: String?
+                    var function: Function?
+                }
                 var delta: Delta?
             }
             struct Usage: Decodable {
@@ -116,6 +160,9 @@ public struct OpenAIChatProvider: ModelProvider {
         private(set) var isFinished = false
         private(set) var reportedInputTokens: Int?
         private(set) var reportedOutputTokens: Int?
+        private var assembly = ToolCallAssembly()
+
+        var toolCalls: [ModelToolCall] { assembly.calls }
 
         mutating func consume(_ event: ServerSentEvent) throws -> String? {
             let data = event.data.trimmingCharacters(in: .whitespaces)
@@ -135,7 +182,25 @@ public struct OpenAIChatProvider: ModelProvider {
                 reportedInputTokens = usage.promptTokens ?? reportedInputTokens
                 reportedOutputTokens = usage.completionTokens ?? reportedOutputTokens
             }
-            return chunk.choices?.first?.delta?.content
+            let delta = chunk.choices?.first?.delta
+            for fragment in delta?.toolCalls ?? [] { assemble(fragment) }
+            return delta?.content
+        }
+
+        private mutating func assemble(_ fragment: Chunk.Choice.ToolCall) {
+            let index: Int
+            if let given = fragment.index {
+                index = given
+            } else if let last = assembly.lastIndex {
+                // Some OpenAI-compatible servers leave the index out: a new id starts the next
+                // call, a fragment without one continues the last.
+                let startsNew = fragment.id.map { !$0.isEmpty && $0 != assembly.id(at: last) } ?? false
+                index = startsNew ? last + 1 : last
+            } else {
+                index = 0
+            }
+            assembly.begin(at: index, id: fragment.id, name: fragment.function?.name)
+            assembly.append(fragment.function?.arguments ?? "", at: index)
         }
     }
 }

@@ -14,12 +14,17 @@ public struct ModelRequest: Sendable {
     /// A JSON schema the answer must follow. Providers that can enforce one are asked to (OpenAI's
     /// `response_format`); callers also describe it in `system` and check the answer themselves.
     public var responseSchema: ModelResponseSchema?
+    /// Tools the model may call instead of (or besides) answering in text; its calls come back in
+    /// `ModelResponse.toolCalls`. Empty sends no tools at all, so the request stays what it was.
+    public var tools: [ModelTool]
 
     public init(
         phase: ModelPhase, system: String, prompt: String, maxOutputTokens: Int, temperature: Double,
-        runId: String, userId: String? = nil, offlineAnswer: String, responseSchema: ModelResponseSchema? = nil
+        runId: String, userId: String? = nil, offlineAnswer: String, responseSchema: ModelResponseSchema? = nil,
+        tools: [ModelTool] = []
     ) {
         self.responseSchema = responseSchema
+        self.tools = tools
         self.phase = phase
         self.system = system
         self.prompt = prompt
@@ -39,5 +44,21 @@ public struct ModelResponseSchema: Sendable, Equatable {
     public init(name: String, schema: JSONValue) {
         self.name = name
         self.schema = schema
+    }
+}
+
+/// A function the model may call: providers send it as an OpenAI `function` tool or an Anthropic
+/// tool, both of which describe the arguments with a JSON schema.
+public struct ModelTool: Sendable, Equatable {
+    public var name: String
+    /// What the tool does and when to use it; the model reads this to decide whether to call it.
+    public var description: String
+    /// A JSON schema object for the arguments (`{"type": "object", "properties": …}`).
+    public var parameters: JSONValue
+
+    public init(name: String, description: String, parameters: JSONValue) {
+        self.name = name
+        self.description = description
+        self.parameters = parameters
     }
 }

@@ -7,10 +7,13 @@ public struct ModelResponse: Sendable {
     public var outputTokens: Int
     public var costCents: Double
     public var attempts: [ModelAttempt]
+    /// The tools the model asked to call, in the order it wrote them; empty when the request had
+    /// no tools or the model answered in text only.
+    public var toolCalls: [ModelToolCall]
 
     public init(
         text: String, provider: String, model: String, inputTokens: Int, outputTokens: Int, costCents: Double,
-        attempts: [ModelAttempt]
+        attempts: [ModelAttempt], toolCalls: [ModelToolCall] = []
     ) {
         self.text = text
         self.provider = provider
@@ -19,5 +22,6 @@ public struct ModelResponse: Sendable {
         self.outputTokens = outputTokens
         self.costCents = costCents
         self.attempts = attempts
+        self.toolCalls = toolCalls
     }
 }

@@ -44,11 +44,11 @@ public struct ModelRouter: Sendable {
             ModelCallMetrics.record(result.attempt)
             log(result.attempt, request: request)
             switch result.ending {
-            case .served(let text):
+            case .served(let text, let toolCalls):
                 return ModelResponse(
                     text: text, provider: provider.name, model: provider.model,
                     inputTokens: result.attempt.inputTokens, outputTokens: result.attempt.outputTokens,
-                    costCents: result.attempt.costCents, attempts: attempts)
+                    costCents: result.attempt.costCents, attempts: attempts, toolCalls: toolCalls)
             case .cancelled:
                 throw CancellationError()
             case .failed(let streamedText) where streamedText != nil:
@@ -61,7 +61,7 @@ public struct ModelRouter: Sendable {
     }
 
     private enum Ending {
-        case served(text: String)
+        case served(text: String, toolCalls: [ModelToolCall])
         /// `streamedText` is set when the caller had already received text from this provider.
         case failed(streamedText: String?)
         case skipped
@@ -125,7 +125,7 @@ public struct ModelRouter: Sendable {
             if let reservation { await settle(reservation, cents: cents, tokens: result.inputTokens + result.outputTokens) }
             return AttemptResult(
                 attempt: record(ModelAttempt.okOutcome, input: result.inputTokens, output: result.outputTokens, cents: cents, latencyMs: latency),
-                ending: .served(text: Self.storable(result.text)))
+                ending: .served(text: Self.storable(result.text), toolCalls: result.toolCalls.map(Self.storable)))
         } catch {
             let latency = Self.milliseconds(since: started)
             let partial = (error as? ModelProviderError)?.partial
@@ -148,6 +148,13 @@ public struct ModelRouter: Sendable {
     /// reaches is stored in Postgres, which cannot hold it, so the run would be parked and lost.
     static func storable(_ text: String) -> String {
         text.utf8.contains(0) ? text.replacingOccurrences(of: "\u{0}", with: "") : text
+    }
+
+    /// A tool call without U+0000, for the same reason: callers record the calls in run events.
+    /// JSON text cannot hold a raw U+0000 anyway (it must be escaped), so valid arguments are
+    /// never changed.
+    static func storable(_ call: ModelToolCall) -> ModelToolCall {
+        ModelToolCall(id: storable(call.id), name: storable(call.name), arguments: storable(call.arguments))
     }
 
     /// Settles outside the calling task: a cancelled run must still release what it held, and

@@ -137,4 +137,60 @@ enum ModelWire {
         chunks.append("event: message_stop\n" + #"data: {"type":"message_stop"}"# + "\n\n")
         return chunks
     }
+
+    /// OpenAI streaming one tool call (id `call_1`) after `text`: the first `tool_calls` fragment
+    /// names it, the arguments follow in up to three slices, and the choice ends in `tool_calls`.
+    static func openAIToolCall(name: String, arguments: String, text: String = "", prompt: Int, completion: Int) -> [String] {
+        var chunks = [#"data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}"# + "\n\n"]
+        if !text.isEmpty {
+            chunks.append(#"data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":""# + escaped(text) + #""},"finish_reason":null}]}"# + "\n\n")
+        }
+        chunks.append(#"data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":""# + escaped(name) + #"","arguments":""}}]},"finish_reason":null}]}"# + "\n\n")
+        for fragment in fragments(of: arguments) {
+            chunks.append(#"data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":""# + escaped(fragment) + #""}}]},"finish_reason":null}]}"# + "\n\n")
+        }
+        chunks.append(#"data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"# + "\n\n")
+        chunks.append(#"data: {"id":"c1","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":\#(prompt),"completion_tokens":\#(completion),"total_tokens":\#(prompt + completion)}}"# + "\n\n")
+        chunks.append("data: [DONE]\n\n")
+        return chunks
+    }
+
+    /// Anthropic streaming one `tool_use` block (id `toolu_1`) after a text block with `text`:
+    /// the block starts with empty input, which follows as an empty `input_json_delta` and then
+    /// up to three slices, and the message stops for `tool_use`.
+    static func anthropicToolUse(name: String, arguments: String, text: String = "", input: Int, output: Int) -> [String] {
+        var chunks = [
+            "event: message_start\n" + #"data: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude-3-5-haiku-latest","stop_reason":null,"usage":{"input_tokens":\#(input),"output_tokens":1}}}"# + "\n\n",
+        ]
+        var index = 0
+        if !text.isEmpty {
+            chunks.append("event: content_block_start\n" + #"data: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"# + "\n\n")
+            chunks.append("event: content_block_delta\n" + #"data: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""# + escaped(text) + #""}}"# + "\n\n")
+            chunks.append("event: content_block_stop\n" + #"data: {"type":"content_block_stop","index":0}"# + "\n\n")
+            index = 1
+        }
+        chunks.append("event: content_block_start\n" + #"data: {"type":"content_block_start","index":\#(index),"content_block":{"type":"tool_use","id":"toolu_1","name":""# + escaped(name) + #"","input":{}}}"# + "\n\n")
+        chunks.append("event: ping\n" + #"data: {"type": "ping"}"# + "\n\n")
+        for fragment in [""] + fragments(of: arguments) {
+            chunks.append("event: content_block_delta\n" + #"data: {"type":"content_block_delta","index":\#(index),"delta":{"type":"input_json_delta","partial_json":""# + escaped(fragment) + #""}}"# + "\n\n")
+        }
+        chunks.append("event: content_block_stop\n" + #"data: {"type":"content_block_stop","index":\#(index)}"# + "\n\n")
+        chunks.append("event: message_delta\n" + #"data: {"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":\#(output)}}"# + "\n\n")
+        chunks.append("event: message_stop\n" + #"data: {"type":"message_stop"}"# + "\n\n")
+        return chunks
+    }
+
+    /// `text` in up to three slices of about equal length, none empty (none at all for ""), so
+    /// the providers have to join arguments that arrive in pieces.
+    static func fragments(of text: String) -> [String] {
+        let characters = Array(text)
+        let size = max(1, (characters.count + 2) / 3)
+        return stride(from: 0, to: characters.count, by: size).map { String(characters[$0..<min($0 + size, characters.count)]) }
+    }
+
+    /// `text` as the inside of a JSON string. Unlike the text helpers above it escapes
+    /// backslashes too: arguments are JSON and their strings carry escapes of their own.
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+    }
 }
