@@ -25,6 +25,7 @@ struct GatewayAPI: Sendable {
     let chatSearch: ChatSearchRoutes
     let profile: ProfileRoutes
     let invites: InviteRoutes
+    let memberships: MembershipRoutes
     let users: UserRoutes
     let account: AccountRoutes
     let eraser: PeriodicService
@@ -104,6 +105,7 @@ struct GatewayAPI: Sendable {
             invites: InviteRoutes(
                 publisher: host.publisher, invites: InviteReadModel(client: host.postgres, logger: logger),
                 claims: InviteClaims(client: host.postgres, logger: logger), membership: membership, consistency: consistency),
+            memberships: MembershipRoutes(publisher: host.publisher, membership: membership, consistency: consistency),
             users: UserRoutes(publisher: host.publisher, users: userReadModel, membership: membership, consistency: consistency),
             account: AccountRoutes(publisher: host.publisher, users: userReadModel, grace: settings.accountDeletionGrace, client: host.postgres),
             eraser: AccountEraser(client: host.postgres, keys: host.keys, publisher: host.publisher, logger: logger)
@@ -156,6 +158,7 @@ struct GatewayAPI: Sendable {
         chatSearch.register(on: authenticated)
         profile.register(on: authenticated)
         invites.register(on: authenticated)
+        memberships.register(on: authenticated)
         users.register(on: authenticated)
         account.register(on: authenticated)
         exports.register(on: authenticated)

@@ -35,8 +35,9 @@ public enum ReadModelCatalogue {
             // Security: the per-user webhook cap, and device tokens staying with their owner.
             "notification_webhooks", "notification_devices",
         ],
-        // The assistant's retrieval: knowledge and the user's own chats.
-        .assistOrchestrator: ["chat_members", "chat_message_embeddings", "document_chunks"],
+        // The assistant's retrieval: knowledge and the user's own chats, in the households they
+        // still belong to.
+        .assistOrchestrator: ["chat_members", "chats", "user_households", "chat_message_embeddings", "document_chunks"],
         // The refresh tokens the gateway stored when the user linked Google.
         .calendarSync: ["google_credentials"],
     ]

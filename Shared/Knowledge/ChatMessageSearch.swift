@@ -20,7 +20,8 @@ public struct ChatMessageSearch: Sendable {
     public enum Chats: Sendable {
         /// These chats (the caller resolved membership itself).
         case ids([UUID])
-        /// Every chat this user is a member of (`chat_members`, the gateway's read model).
+        /// Every chat this user is a member of (`chat_members`, the gateway's read model) in a
+        /// household they still belong to (`user_households`).
         case memberOf(UUID)
     }
 
@@ -48,7 +49,10 @@ public struct ChatMessageSearch: Sendable {
             query = """
                 SELECT message_id, chat_id, author_name, body, sent_at, (1 - (embedding <=> \(vector)::real[]::vector))::float8
                 FROM chat_message_embeddings
-                WHERE model = \(model) AND chat_id IN (SELECT chat_id FROM chat_members WHERE user_id = \(user))
+                WHERE model = \(model) AND chat_id IN (
+                    SELECT cm.chat_id FROM chat_members cm JOIN chats c ON c.chat_id = cm.chat_id
+                    JOIN user_households uh ON uh.household_id = c.household_id AND uh.user_id = cm.user_id
+                    WHERE cm.user_id = \(user))
                 ORDER BY embedding <=> \(vector)::real[]::vector, message_id LIMIT \(limit)
                 """
         }

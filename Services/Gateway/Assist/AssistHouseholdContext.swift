@@ -37,17 +37,23 @@ struct AssistHouseholdReader: Sendable {
         var birthdate: String?
     }
 
-    /// The user's own household. Asking for any other household is a 404, as everywhere else:
-    /// a 403 would confirm to a stranger that it exists. Without a household (or before its
+    /// One of the user's households: the one the body names, else the `X-Hearth-Household`
+    /// header's, else their only one. Asking for any other household is a 404, as everywhere
+    /// else: a 403 would confirm to a stranger that it exists. Without a household (or before its
     /// preferences are projected) the seed's sample family is used.
-    func household(of user: UUID, requested: UUID?, on day: CalendarDay) async throws -> AssistHousehold {
-        var found: HouseholdRow.Row?
-        for try await row in try await client.execute(HouseholdRow(user: user), logger: logger) { found = row }
-        guard let (householdId, prefsText, membersText, profileText) = found else {
-            if requested != nil { throw APIError.notFound("household") }
+    func household(of user: UUID, requested: UUID?, header: String?, on day: CalendarDay) async throws -> AssistHousehold {
+        var rows: [HouseholdRow.Row] = []
+        for try await row in try await client.execute(HouseholdRow(user: user), logger: logger) { rows.append(row) }
+        let chosen: UUID?
+        if let requested {
+            guard rows.contains(where: { $0.0 == requested }) else { throw APIError.notFound("household") }
+            chosen = requested
+        } else {
+            chosen = try MembershipReadModel.select(from: rows.map(\.0), header: header)
+        }
+        guard let chosen, let (householdId, prefsText, membersText, profileText) = rows.first(where: { $0.0 == chosen }) else {
             return .sample
         }
-        if let requested, requested != householdId { throw APIError.notFound("household") }
         // Allergies and intolerances read from chats constrain plans at once (profile_constraints
         // holds them by the safety rule), and so does every allergen a child reacted to
         // (child_allergens, from tracking): merged with what the household declared.

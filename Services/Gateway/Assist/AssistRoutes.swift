@@ -44,7 +44,8 @@ struct AssistRoutes: Sendable {
         // Before the quota: a stream refused for the cap must not spend a run.
         let ticket = try streams.admit(user)
         // Two independent reads on the critical path, so side by side.
-        async let householdRead = households.household(of: user, requested: body.householdId, on: body.startDate)
+        async let householdRead = households.household(
+            of: user, requested: body.householdId, header: request.headers[MembershipReadModel.householdHeader], on: body.startDate)
         async let admission = quota.admit(user, today: today)
         let household: AssistHousehold
         do {

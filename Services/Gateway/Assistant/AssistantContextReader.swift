@@ -37,8 +37,8 @@ struct AssistantContextReader: Sendable {
         }
     }
 
-    /// Nil when the user belongs to no household: the assistant acts for a household.
-    func context(of user: UUID) async throws -> AssistantContext? {
+    /// The context of `user` in `household`; nil when they are not its member.
+    func context(of user: UUID, in household: UUID) async throws -> AssistantContext? {
         let rows = try await client.query(
             """
             SELECT uh.household_id,
@@ -47,13 +47,14 @@ struct AssistantContextReader: Sendable {
                         UNION ALL
                         SELECT u.user_id, true, COALESCE(u.display_name, 'member'), 'adult'
                         FROM user_households o JOIN users u ON u.user_id = o.user_id WHERE o.household_id = uh.household_id) p)::text,
-                   (SELECT array_agg(cm.chat_id) FROM chat_members cm WHERE cm.user_id = uh.user_id),
+                   (SELECT array_agg(cm.chat_id) FROM chat_members cm JOIN chats c ON c.chat_id = cm.chat_id
+                    WHERE cm.user_id = uh.user_id AND c.household_id = uh.household_id),
                    (SELECT json_agg(f.subject || ': ' || f.kind || ' ' || f.value ||
                                     CASE WHEN f.polarity = 'remove' THEN ' (no longer)' ELSE '' END || ' (' || f.status || ')'
                                     ORDER BY f.extracted_at, f.fact_id)
                     FROM profile_facts f WHERE f.household_id = uh.household_id AND f.status <> 'rejected')::text,
                    (SELECT u.time_zone FROM users u WHERE u.user_id = uh.user_id)
-            FROM user_households uh WHERE uh.user_id = \(user)
+            FROM user_households uh WHERE uh.user_id = \(user) AND uh.household_id = \(household)
             """, logger: logger)
         for try await (household, peopleText, chats, profileText, zone) in rows.decode((UUID, String?, [UUID]?, String?, String?).self) {
             let people = try peopleText.map { try decoder.decode([Person].self, from: Data($0.utf8)) } ?? []

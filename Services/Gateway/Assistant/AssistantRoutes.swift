@@ -67,7 +67,9 @@ struct AssistantRoutes: Sendable {
     func message(_ request: Request, context: HearthRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(AssistantMessageRequest.self, from: request, context: context).validated()
-        guard let household = try await self.context.context(of: user) else {
+        guard let householdId = try await membership.household(of: user, for: request),
+              let household = try await self.context.context(of: user, in: householdId)
+        else {
             throw APIError(.conflict, code: "no_household", message: "the assistant works for a household: create or join one first")
         }
         let runId = EventIdentity.newId("assistant_run")
@@ -101,7 +103,7 @@ struct AssistantRoutes: Sendable {
         let limit = try Self.limit(request)
         let pending = try consistency.pendingRead(
             in: request, projections: [.assistant: [Self.projection]], writtenBy: "POST /v1/assistant/actions/{id}/confirm|reject")
-        guard let household = try await membership.household(of: user) else { return ActionList(actions: []) }
+        guard let household = try await membership.household(of: user, for: request) else { return ActionList(actions: []) }
         try await consistency.wait(for: pending)
         return ActionList(actions: try await actions.actions(of: household, status: status, limit: limit, now: Date()))
     }
@@ -144,7 +146,7 @@ struct AssistantRoutes: Sendable {
             throw APIError.invalid("action_id", "the action id in the path must be a UUID")
         }
         let wait = launcher.recent.hasRecentRun(of: user) ? Self.projectionWait : .zero
-        guard let action = try await readOnceProjected(within: wait, { try await actions.action(actionId) }), try await membership.household(of: user) == action.householdId else {
+        guard let action = try await readOnceProjected(within: wait, { try await actions.action(actionId) }), try await membership.role(of: user, in: action.householdId) != nil else {
             throw APIError.notFound("action")
         }
         guard action.status == "proposed" else {
@@ -163,7 +165,7 @@ struct AssistantRoutes: Sendable {
         let limit = try Self.limit(request)
         let pending = try consistency.pendingRead(
             in: request, projections: [.assistant: [Self.projection]], writtenBy: "POST /v1/assistant/actions/{id}/confirm|reject")
-        guard let household = try await membership.household(of: user) else { return AuditLog(entries: []) }
+        guard let household = try await membership.household(of: user, for: request) else { return AuditLog(entries: []) }
         try await consistency.wait(for: pending)
         return AuditLog(entries: try await actions.audit(of: household, limit: limit))
     }

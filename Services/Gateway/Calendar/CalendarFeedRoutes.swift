@@ -56,7 +56,7 @@ struct CalendarFeedRoutes: Sendable {
         let token = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
         let event = CalendarFeedCreated(
-            feedId: EventIdentity.newId("calendar_feed"), householdId: try await membership.household(of: user), userId: user, tokenSHA256: Self.tokenHash(token))
+            feedId: EventIdentity.newId("calendar_feed"), householdId: try await membership.household(of: user, for: request), userId: user, tokenSHA256: Self.tokenHash(token))
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         // The URL is handed to a calendar application that will fetch it at once.
         try await consistency.awaitApplied(position, projections: [Self.projection])
@@ -77,6 +77,10 @@ struct CalendarFeedRoutes: Sendable {
     func serve(_ request: Request, context: HearthRequestContext) async throws -> Response {
         guard let token = context.parameters.get("token"), (20...100).contains(token.count) else { throw APIError.notFound("feed") }
         guard let feed = try await readModel.feed(tokenSHA256: Self.tokenHash(token)), !feed.revoked else { throw APIError.notFound("feed") }
+        // A feed of a household its creator has left (or was removed from) answers no more.
+        if let household = feed.householdId, try await membership.role(of: feed.userId, in: household) == nil {
+            throw APIError.notFound("feed")
+        }
         let entries = try await readModel.entries(of: feed.userId, household: feed.householdId).map(\.domain)
         let text = ICalendarWriter(calendarName: "Hearth").write(entries)
         var headers = HTTPFields()

@@ -8,31 +8,40 @@ import HearthStore
 import Hummingbird
 import Logging
 
-/// The OAuth `state` of a connect: the user it was issued to and until when, HMAC-signed with a
+/// The OAuth `state` of a connect: the user it was issued to, the household whose calendar the
+/// link syncs (a user may belong to several; the connect request chose), and until when, HMAC-signed with a
 /// key derived from `HEARTH_SECRETS_KEY`. The callback arrives from the user's browser without
 /// a bearer token; the signed state is what binds the grant to the user who asked for it.
 struct GoogleOAuthState: Sendable {
     let key: SymmetricKey
     static let lifetime: TimeInterval = 600
 
-    func issue(for user: UUID, now: Date = Date()) -> String {
+    struct Issued: Equatable {
+        let user: UUID
+        let household: UUID?
+    }
+
+    func issue(for user: UUID, household: UUID?, now: Date = Date()) -> String {
         let nonce = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.base64URL
-        let payload = Data("\(user.uuidString.lowercased()).\(Int(now.timeIntervalSince1970 + Self.lifetime)).\(nonce)".utf8).base64URL
+        let householdField = household?.uuidString.lowercased() ?? "-"
+        let payload = Data(
+            "\(user.uuidString.lowercased()).\(Int(now.timeIntervalSince1970 + Self.lifetime)).\(nonce).\(householdField)".utf8).base64URL
         return "\(payload).\(Data(HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: key)).base64URL)"
     }
 
-    /// The user the state was issued to, if it is authentic and unexpired.
-    func verify(_ state: String, now: Date = Date()) -> UUID? {
+    /// Whom (and for which household) the state was issued, if it is authentic and unexpired.
+    /// States of three fields were issued before households were named, for 10 minutes.
+    func verify(_ state: String, now: Date = Date()) -> Issued? {
         let parts = state.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let mac = Data(base64URL: String(parts[1])),
               HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(parts[0].utf8), using: key),
               let payload = Data(base64URL: String(parts[0]))
         else { return nil }
         let fields = String(decoding: payload, as: UTF8.self).split(separator: ".")
-        guard fields.count == 3, let user = UUID(uuidString: String(fields[0])), let expiry = Int(fields[1]),
+        guard fields.count == 3 || fields.count == 4, let user = UUID(uuidString: String(fields[0])), let expiry = Int(fields[1]),
               now.timeIntervalSince1970 <= TimeInterval(expiry)
         else { return nil }
-        return user
+        return Issued(user: user, household: fields.count == 4 ? UUID(uuidString: String(fields[3])) : nil)
     }
 }
 
@@ -108,7 +117,7 @@ struct GoogleIntegrationRoutes: Sendable {
             URLQueryItem(name: "access_type", value: "offline"),
             URLQueryItem(name: "prompt", value: "consent"),
             URLQueryItem(name: "include_granted_scopes", value: "true"),
-            URLQueryItem(name: "state", value: state.issue(for: user)),
+            URLQueryItem(name: "state", value: state.issue(for: user, household: try await membership.household(of: user, for: request))),
         ]
         return AuthorizeURL(authorizeURL: components.url!.absoluteString)
     }
@@ -119,9 +128,10 @@ struct GoogleIntegrationRoutes: Sendable {
         if let refused = query.get("error") {
             throw APIError.invalid("error", "Google refused the link: \(refused)")
         }
-        guard let stateText = query.get("state"), let user = state.verify(stateText) else {
+        guard let stateText = query.get("state"), let issued = state.verify(stateText) else {
             throw APIError.invalid("state", "state is missing, forged or expired; start again at /v1/integrations/google/connect")
         }
+        let user = issued.user
         guard let code = query.get("code"), !code.isEmpty else { throw APIError.invalid("code", "code is required") }
         let grant: TokenGrant
         do {
@@ -137,7 +147,10 @@ struct GoogleIntegrationRoutes: Sendable {
         }
         let scope = grant.scope ?? settings.scope
         try await credentials.save(userId: user, sealedRefreshToken: try secrets.seal(refreshToken, context: user.uuidString.lowercased()), scope: scope)
-        let event = GoogleLinkConnected(userId: user, householdId: try await membership.household(of: user), calendarId: settings.calendarId, scope: scope)
+        // The household chosen at connect, if the user still belongs to it.
+        var household = issued.household
+        if let chosen = household, try await membership.role(of: user, in: chosen) == nil { household = nil }
+        let event = GoogleLinkConnected(userId: user, householdId: household, calendarId: settings.calendarId, scope: scope)
         _ = try await publisher.publish(event, correlationId: context.correlationId)
         return Connected(connected: true, userId: user, calendarId: settings.calendarId)
     }

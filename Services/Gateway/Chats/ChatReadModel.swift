@@ -40,12 +40,14 @@ struct ChatReadModel: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    /// The chat's household when `user` is one of its members. Anyone else gets a 404, whether
-    /// or not the chat exists: a 403 would confirm it does.
+    /// The chat's household when `user` is one of its members and still belongs to that
+    /// household (one who left or was removed reads and writes it no more). Anyone else gets a
+    /// 404, whether or not the chat exists: a 403 would confirm it does.
     func requireMember(_ user: UUID, of chatId: UUID) async throws -> UUID {
         let rows = try await client.query(
             """
             SELECT c.household_id FROM chats c JOIN chat_members m ON m.chat_id = c.chat_id
+            JOIN user_households uh ON uh.household_id = c.household_id AND uh.user_id = m.user_id
             WHERE c.chat_id = \(chatId) AND m.user_id = \(user)
             """, logger: logger)
         for try await household in rows.decode(UUID.self) { return household }

@@ -111,7 +111,7 @@ struct ChatRoutes: Sendable {
     func create(_ request: Request, context: HearthRequestContext) async throws -> ChatView {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(CreateChatRequest.self, from: request, context: context)
-        guard let householdId = try await membership.household(of: user) else {
+        guard let householdId = try await membership.household(of: user, for: request) else {
             throw APIError(.conflict, code: "no_household", message: "create or join a household before starting a chat")
         }
         let title = body.title?.trimmingCharacters(in: .whitespacesAndNewlines)

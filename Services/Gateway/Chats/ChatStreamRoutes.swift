@@ -80,21 +80,32 @@ struct ChatStreamRoutes: Sendable {
                 sent.insert(message.messageId)
                 try await writer.write(ByteBuffer(string: try Self.frame(.message(message), encoder: encoder)))
             }
-            try await HeartbeatStream.forEach(live, heartbeat: interval) { item in
-                switch item {
-                case nil:
-                    try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
-                case .message(let message)?:
-                    // A replayed message, or a retried send published twice.
-                    guard sent.insert(message.messageId).inserted else { return }
-                    try await writer.write(ByteBuffer(string: try Self.frame(.message(message), encoder: encoder)))
-                case .read(let receipt)?:
-                    try await writer.write(ByteBuffer(string: try Self.frame(.read(receipt), encoder: encoder)))
+            do {
+                try await HeartbeatStream.forEach(live, heartbeat: interval) { item in
+                    switch item {
+                    case nil:
+                        // Membership is checked again at every heartbeat: one who left the household
+                        // (or the chat's household removed them) stops receiving within one interval.
+                        guard (try? await chats.requireMember(user, of: chatId)) != nil else {
+                            try await writer.write(ByteBuffer(string: "event: closed\ndata: {\"reason\":\"not_a_member\"}\n\n"))
+                            throw MembershipEnded()
+                        }
+                        try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                    case .message(let message)?:
+                        // A replayed message, or a retried send published twice.
+                        guard sent.insert(message.messageId).inserted else { return }
+                        try await writer.write(ByteBuffer(string: try Self.frame(.message(message), encoder: encoder)))
+                    case .read(let receipt)?:
+                        try await writer.write(ByteBuffer(string: try Self.frame(.read(receipt), encoder: encoder)))
+                    }
                 }
-            }
+            } catch is MembershipEnded {}
             try await writer.finish(nil)
         })
     }
+
+    /// Ends a stream whose reader is no longer a member of the chat's household.
+    private struct MembershipEnded: Error {}
 
     private func missedMessages(in chatId: UUID, after messageId: UUID?) async throws -> [ChatStreamMessage] {
         guard let messageId else { return [] }

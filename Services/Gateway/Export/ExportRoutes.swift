@@ -48,20 +48,19 @@ struct ExportRoutes: Sendable {
     func ask(_ request: Request, context: HearthRequestContext) async throws -> ExportStatus {
         let user = try context.authenticatedUser()
         // The body is optional: no body asks for the caller's own data.
-        let hasBody = request.headers[.contentLength].map { $0 != "0" } ?? (request.headers[.transferEncoding] != nil)
-        let body = hasBody ? try await JSONRequestBody.decode(ExportRequestBody.self, from: request, context: context) : ExportRequestBody()
+        let body = try await JSONRequestBody.decodeIfPresent(ExportRequestBody.self, from: request, context: context) ?? ExportRequestBody()
         let scope = body.scope ?? "user"
         var household: UUID?
         switch scope {
         case "user":
             break
         case "household":
-            // The owner is who made the household (the one who joined it as `created`).
-            var owned: UUID?
+            // Only an owner exports a household: of several owned, the header says which.
+            var ownedHouseholds: [UUID] = []
             for try await id in try await client.query(
-                "SELECT household_id FROM user_households WHERE user_id = \(user) AND via = 'created'", logger: logger
-            ).decode(UUID.self) { owned = id }
-            guard let owned else {
+                "SELECT household_id FROM user_households WHERE user_id = \(user) AND role = 'owner' ORDER BY joined_at, household_id", logger: logger
+            ).decode(UUID.self) { ownedHouseholds.append(id) }
+            guard let owned = try MembershipReadModel.select(from: ownedHouseholds, header: request.headers[MembershipReadModel.householdHeader]) else {
                 throw APIError(.forbidden, code: "not_household_owner", message: "only the household's owner can export the household's data")
             }
             household = owned

@@ -18,10 +18,10 @@ struct ExportSection: Sendable {
                 SELECT user_id, provider, display_name, locale, time_zone, registered_at FROM users WHERE user_id = \($0)) p), '{}')::text
             """
         },
-        ExportSection(file: "households.json", description: "Your household, how you joined it, its preferences and the people in it.") {
+        ExportSection(file: "households.json", description: "Your households, how you joined each and your role in it, their preferences and the people in them.") {
             """
             SELECT coalesce(json_agg(h), '[]')::text FROM (
-                SELECT hh.household_id, hh.name, hh.prefs, uh.via AS joined_via, uh.joined_at,
+                SELECT hh.household_id, hh.name, hh.prefs, uh.via AS joined_via, uh.role, uh.joined_at,
                        (SELECT coalesce(json_agg(m ORDER BY m.added_at, m.member_id), '[]') FROM (
                             SELECT member_id, name, role, birthdate, added_at FROM household_members WHERE household_id = hh.household_id) m) AS members
                 FROM user_households uh JOIN households hh USING (household_id) WHERE uh.user_id = \($0)) h

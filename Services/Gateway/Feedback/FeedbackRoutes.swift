@@ -92,7 +92,7 @@ struct FeedbackRoutes: Sendable {
             }
         }
         let event = FeedbackGiven(
-            feedbackId: EventIdentity.newId("feedback"), runId: body.runId, userId: user, householdId: try await membership.household(of: user),
+            feedbackId: EventIdentity.newId("feedback"), runId: body.runId, userId: user, householdId: try await membership.household(of: user, for: request, required: false),
             signal: body.signal.rawValue, comment: body.comment, payload: body.payload)
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         return Accepted(feedbackId: event.feedbackId, position: position.description)

@@ -121,14 +121,15 @@ final class HouseholdReadModel: Sendable {
         return household
     }
 
-    /// What an upsert by `user` builds on, in one round trip: the household the user belongs to
-    /// (nil before their first upsert) and the stored version and preferences of the household
-    /// the upsert will write (their own, else `firstHouseholdId`; nil when it does not exist yet).
-    func upsertBasis(of user: UUID, firstHouseholdId: UUID) async throws -> UpsertBasis {
+    /// What an upsert by `user` builds on, in one round trip: one row per household the user
+    /// belongs to, with its stored version and preferences; for a user of none, one row without a
+    /// household holding those of `firstHouseholdId` (nil when it does not exist yet).
+    func upsertBasis(of user: UUID, firstHouseholdId: UUID) async throws -> [UpsertBasis] {
+        var rows: [UpsertBasis] = []
         for try await (current, version, prefs) in try await client.execute(UpsertBasisRow(user: user, firstHouseholdId: firstHouseholdId), logger: logger) {
-            return UpsertBasis(currentHousehold: current, storedVersion: version, storedPrefsJSON: prefs)
+            rows.append(UpsertBasis(currentHousehold: current, storedVersion: version, storedPrefsJSON: prefs))
         }
-        return UpsertBasis(currentHousehold: nil, storedVersion: nil, storedPrefsJSON: nil)
+        return rows
     }
 
     /// Every upsert reads it before publishing: prepared once per connection.

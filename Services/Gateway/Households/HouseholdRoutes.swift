@@ -42,15 +42,29 @@ struct HouseholdRoutes: Sendable {
     func upsert(_ request: Request, context: HearthRequestContext) async throws -> UpsertResponse {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(HouseholdUpsertRequest.self, from: request, context: context).validated()
-        // One query answers both the user's household and the stored state of the one written.
-        let basis = try await readModel.upsertBasis(of: user, firstHouseholdId: UserIdentity.firstHouseholdId(of: user))
-        let current = basis.currentHousehold
-        let id: UUID
+        // One query answers both the user's households and the stored state of each.
+        let firstId = UserIdentity.firstHouseholdId(of: user)
+        let rows = try await readModel.upsertBasis(of: user, firstHouseholdId: firstId)
+        let households = rows.compactMap(\.currentHousehold)
+        let current: UUID?
         if let requested = body.householdId {
-            guard requested == current else { throw APIError.notFound("household") }
-            id = requested
+            guard households.contains(requested) else { throw APIError.notFound("household") }
+            current = requested
         } else {
-            id = current ?? UserIdentity.firstHouseholdId(of: user)
+            current = try MembershipReadModel.select(from: households, header: request.headers[MembershipReadModel.householdHeader])
+        }
+        let id: UUID
+        var basis = rows.first { $0.currentHousehold == current } ?? HouseholdReadModel.UpsertBasis(
+            currentHousehold: nil, storedVersion: nil, storedPrefsJSON: nil)
+        if let current {
+            id = current
+        } else if basis.storedVersion == nil {
+            id = firstId
+        } else {
+            // Their first household exists and they are no longer in it (they left): a new one,
+            // never a way back into the one they left.
+            id = UUID()
+            basis = HouseholdReadModel.UpsertBasis(currentHousehold: nil, storedVersion: nil, storedPrefsJSON: nil)
         }
         var prefs = body.prefs
         if body.mode == .merge, let stored = basis.storedPrefsJSON {
@@ -61,7 +75,7 @@ struct HouseholdRoutes: Sendable {
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         if current == nil {
             let joined = try await publisher.publish(
-                UserJoinedHousehold(userId: user, householdId: id, via: "created", inviteCode: nil), correlationId: context.correlationId)
+                UserJoinedHouseholdV2(userId: user, householdId: id, via: "created", inviteCode: nil, role: .owner), correlationId: context.correlationId)
             try await consistency.awaitApplied(joined, projections: [GatewayProjection.users])
             try await consistency.awaitApplied(position, projections: [GatewayProjection.households])
         }
@@ -89,14 +103,15 @@ struct HouseholdRoutes: Sendable {
         return HouseholdResponseCache.response(body)
     }
 
-    /// Another user's household, which is only ever one's own: a user outside it gets a 404.
+    /// Another user's household, which is only ever one the caller shares with them (the one the
+    /// request acts on): a user outside it gets a 404.
     func readByUser(_ request: Request, context: HearthRequestContext) async throws -> HouseholdView {
         let user = try context.authenticatedUser()
         guard let other = context.parameters.get("user_id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.invalid("user_id", "the user id in the path must be a UUID")
         }
         let pending = try consistency.pendingRead(in: request, projections: Self.readProjections, writtenBy: "a household write")
-        guard let own = try await membership.household(of: user), try await membership.household(of: other) == own else {
+        guard let own = try await membership.household(of: user, for: request), try await membership.role(of: other, in: own) != nil else {
             throw APIError.notFound("household")
         }
         try await consistency.wait(for: pending)

@@ -1,4 +1,5 @@
 import Foundation
+import HearthEvents
 import Logging
 import PostgresNIO
 
@@ -8,6 +9,7 @@ struct StoredInvite: Sendable {
     let householdId: UUID
     let expiresAt: Date
     let acceptedBy: UUID?
+    let role: HouseholdRole
 }
 
 struct InviteReadModel: Sendable {
@@ -16,9 +18,10 @@ struct InviteReadModel: Sendable {
 
     func find(_ code: String) async throws -> StoredInvite? {
         let rows = try await client.query(
-            "SELECT code, household_id, expires_at, accepted_by FROM household_invites WHERE code = \(code)", logger: logger)
-        for try await (code, householdId, expiresAt, acceptedBy) in rows.decode((String, UUID, Date, UUID?).self) {
-            return StoredInvite(code: code, householdId: householdId, expiresAt: expiresAt, acceptedBy: acceptedBy)
+            "SELECT code, household_id, expires_at, accepted_by, role FROM household_invites WHERE code = \(code)", logger: logger)
+        for try await (code, householdId, expiresAt, acceptedBy, role) in rows.decode((String, UUID, Date, UUID?, String).self) {
+            return StoredInvite(
+                code: code, householdId: householdId, expiresAt: expiresAt, acceptedBy: acceptedBy, role: HouseholdRole(rawValue: role) ?? .adult)
         }
         return nil
     }

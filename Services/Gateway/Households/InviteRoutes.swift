@@ -5,8 +5,9 @@ import HearthRuntime
 import HearthStore
 import Hummingbird
 
-/// `POST /v1/households/{id}/invites` makes a single-use code; `POST /v1/invites/{code}/accept`
-/// moves the caller into that household (a user belongs to one household at a time).
+/// `POST /v1/households/{id}/invites` makes a single-use code for an adult or a caregiver;
+/// `POST /v1/invites/{code}/accept` adds the caller to that household, beside any they already
+/// belong to (a nanny of two families, separated parents).
 ///
 /// Both wait for their projections before answering: the invite must be readable by whoever
 /// redeems it (on any gateway instance), and the new member's next request must pass
@@ -23,26 +24,34 @@ struct InviteRoutes: Sendable {
     struct CreatedInvite: ResponseEncodable {
         let code: String
         @LowercaseID var householdId: UUID
+        let role: String
         let expiresAt: Date
         let position: String
 
         enum CodingKeys: String, CodingKey {
             case code
             case householdId = "household_id"
+            case role
             case expiresAt = "expires_at"
             case position
         }
     }
 
+    /// Body of `POST /v1/households/{id}/invites`, optional: the role the invitee joins in.
+    struct InviteRequest: Decodable {
+        var role: String?
+    }
+
     struct AcceptedInvite: ResponseEncodable {
         @LowercaseID var householdId: UUID
         @LowercaseID var userId: UUID
+        let role: String
         let position: String?
 
         enum CodingKeys: String, CodingKey {
             case householdId = "household_id"
             case userId = "user_id"
-            case position
+            case role, position
         }
     }
 
@@ -58,13 +67,25 @@ struct InviteRoutes: Sendable {
         guard let householdId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.invalid("household_id", "the household id in the path must be a UUID")
         }
-        try await membership.requireMember(user, of: householdId)
-        let event = HouseholdInviteCreated(
-            householdId: householdId, code: InviteCode.generate(), createdBy: user, expiresAt: Date().addingTimeInterval(InviteCode.lifetime))
+        var role = HouseholdRole.adult
+        if let text = try await JSONRequestBody.decodeIfPresent(InviteRequest.self, from: request, context: context)?.role {
+            guard let chosen = HouseholdRole(rawValue: text), chosen != .owner else {
+                throw APIError.invalid("role", "role must be adult or caregiver (owners are made with PUT …/members/{user_id}/role)")
+            }
+            role = chosen
+        }
+        guard let inviter = try await membership.role(of: user, in: householdId) else { throw APIError.notFound("household") }
+        guard inviter != .caregiver else {
+            throw APIError(.forbidden, code: "adult_required", message: "caregivers cannot invite people into the household")
+        }
+        let event = HouseholdInviteCreatedV2(
+            householdId: householdId, code: InviteCode.generate(), createdBy: user, expiresAt: Date().addingTimeInterval(InviteCode.lifetime),
+            role: role)
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         try await consistency.awaitApplied(position, projections: [GatewayProjection.householdMembers])
         context.logger.info("invite created", metadata: ["household_id": "\(householdId)"])
-        return CreatedInvite(code: event.code, householdId: householdId, expiresAt: event.expiresAt, position: position.description)
+        return CreatedInvite(
+            code: event.code, householdId: householdId, role: role.rawValue, expiresAt: event.expiresAt, position: position.description)
     }
 
     func accept(_ request: Request, context: HearthRequestContext) async throws -> AcceptedInvite {
@@ -72,9 +93,8 @@ struct InviteRoutes: Sendable {
         guard let code = context.parameters.get("code").flatMap(InviteCode.normalized),
               let invite = try await invites.find(code)
         else { throw APIError.notFound("invite") }
-        let previous = try await membership.household(of: user)
-        if previous == invite.householdId {
-            return AcceptedInvite(householdId: invite.householdId, userId: user, position: nil)
+        if let held = try await membership.role(of: user, in: invite.householdId) {
+            return AcceptedInvite(householdId: invite.householdId, userId: user, role: held.rawValue, position: nil)
         }
         guard invite.expiresAt > Date() else {
             throw APIError(.gone, code: "invite_expired", message: "this invite has expired; ask for a new one")
@@ -85,18 +105,10 @@ struct InviteRoutes: Sendable {
         try await publisher.publish(
             HouseholdInviteAccepted(householdId: invite.householdId, code: code, userId: user), correlationId: context.correlationId)
         let joined = try await publisher.publish(
-            UserJoinedHousehold(userId: user, householdId: invite.householdId, via: "invite", inviteCode: code), correlationId: context.correlationId)
-        if let previous {
-            // The household left sends its tracking reminders (next feeds, doses) to this user no
-            // more: said on its own key, in order with its logs, so the notifier's plans replay alike.
-            try await publisher.publish(
-                CaregiverRemindersSet(
-                    userId: user, householdId: previous, feedReminders: false, feedLeadMinutes: 30, medicationReminders: false,
-                    medicationBreaksQuietHours: false, timeZone: nil),
-                correlationId: context.correlationId)
-        }
+            UserJoinedHouseholdV2(userId: user, householdId: invite.householdId, via: "invite", inviteCode: code, role: invite.role),
+            correlationId: context.correlationId)
         try await consistency.awaitApplied(joined, projections: [GatewayProjection.users])
         context.logger.info("invite accepted", metadata: ["household_id": "\(invite.householdId)"])
-        return AcceptedInvite(householdId: invite.householdId, userId: user, position: joined.description)
+        return AcceptedInvite(householdId: invite.householdId, userId: user, role: invite.role.rawValue, position: joined.description)
     }
 }

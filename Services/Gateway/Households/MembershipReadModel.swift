@@ -1,23 +1,85 @@
 import Foundation
+import HearthEvents
 import HearthRuntime
+import HTTPTypes
+import Hummingbird
 import Logging
 import PostgresNIO
 
-/// Which household a user belongs to (`user_households`), and the tenancy rule built on it.
+/// One household a user belongs to, and the role they hold in it.
+struct Membership: Sendable, Equatable {
+    let householdId: UUID
+    let role: HouseholdRole
+}
+
+/// Which households a user belongs to (`user_households`), and the tenancy rules built on it.
+/// A user may belong to several: a route that acts on "the" household takes it from its path or
+/// body, else from the `X-Hearth-Household` header, else it is the user's only one.
 struct MembershipReadModel: Sendable {
     let client: PostgresClient
     let logger: Logger
 
-    func household(of userId: UUID) async throws -> UUID? {
-        let rows = try await client.query("SELECT household_id FROM user_households WHERE user_id = \(userId)", logger: logger)
-        for try await id in rows.decode(UUID.self) { return id }
+    static let householdHeader = HTTPField.Name("X-Hearth-Household")!
+
+    func memberships(of userId: UUID) async throws -> [Membership] {
+        let rows = try await client.query(
+            "SELECT household_id, role FROM user_households WHERE user_id = \(userId) ORDER BY joined_at, household_id", logger: logger)
+        var found: [Membership] = []
+        for try await (household, role) in rows.decode((UUID, String).self) {
+            found.append(Membership(householdId: household, role: HouseholdRole(rawValue: role) ?? .adult))
+        }
+        return found
+    }
+
+    /// The household `request` acts on for `userId`: nil when they belong to none. With
+    /// `required: false` (a household is context, not the subject: feedback on a run) a user of
+    /// several households without the header gets nil rather than a 400.
+    func household(of userId: UUID, for request: Request, required: Bool = true) async throws -> UUID? {
+        let households = try await memberships(of: userId).map(\.householdId)
+        let header = request.headers[Self.householdHeader]
+        if !required, header == nil, households.count > 1 { return nil }
+        return try Self.select(from: households, header: header)
+    }
+
+    /// The membership a request acts in. The header must name a household of the user (any other
+    /// id is a 404, as for a household in a path); without it a user of several households gets
+    /// a 400 naming the header, since guessing would act in the wrong family.
+    static func select(from households: [UUID], header: String?) throws -> UUID? {
+        if let header {
+            guard let id = UUID(uuidString: header.trimmingCharacters(in: .whitespaces)) else {
+                throw APIError.invalid("X-Hearth-Household", "the X-Hearth-Household header must be a household id (UUID)")
+            }
+            guard households.contains(id) else { throw APIError.notFound("household") }
+            return id
+        }
+        guard households.count <= 1 else {
+            throw APIError(
+                .badRequest, code: "household_required",
+                message: "you belong to \(households.count) households: name the one this request acts on in the X-Hearth-Household header",
+                field: "X-Hearth-Household")
+        }
+        return households.first
+    }
+
+    func role(of userId: UUID, in householdId: UUID) async throws -> HouseholdRole? {
+        let rows = try await client.query(
+            "SELECT role FROM user_households WHERE user_id = \(userId) AND household_id = \(householdId)", logger: logger)
+        for try await role in rows.decode(String.self) { return HouseholdRole(rawValue: role) ?? .adult }
         return nil
     }
 
-    /// Passes only when `householdId` is the user's own household. Any other id, existing or not,
-    /// is a 404: a 403 would confirm to a stranger that the household exists.
+    /// The household's users and their roles.
+    func members(of householdId: UUID) async throws -> [UUID: HouseholdRole] {
+        let rows = try await client.query("SELECT user_id, role FROM user_households WHERE household_id = \(householdId)", logger: logger)
+        var found: [UUID: HouseholdRole] = [:]
+        for try await (user, role) in rows.decode((UUID, String).self) { found[user] = HouseholdRole(rawValue: role) ?? .adult }
+        return found
+    }
+
+    /// Passes only when the user belongs to `householdId`. Any other id, existing or not, is a
+    /// 404: a 403 would confirm to a stranger that the household exists.
     func requireMember(_ userId: UUID, of householdId: UUID) async throws {
-        guard try await household(of: userId) == householdId else { throw APIError.notFound("household") }
+        guard try await role(of: userId, in: householdId) != nil else { throw APIError.notFound("household") }
     }
 
     /// Whether `memberId` is one of the people of `householdId` (`household_members`).

@@ -77,7 +77,7 @@ struct NotificationRoutes: Sendable {
     func createReminder(_ request: Request, _ context: HearthRequestContext) async throws -> ReminderAccepted {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(ReminderRequestBody.self, from: request, context: context).validated()
-        let household = try await membership.household(of: user)
+        let household = try await membership.household(of: user, for: request)
         // The reminder is about a person of the caller's household and goes to the caller.
         if let member = body.memberId {
             guard let household, try await membership.householdHasMember(member, household) else {

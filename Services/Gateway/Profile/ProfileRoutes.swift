@@ -67,7 +67,7 @@ struct ProfileRoutes: Sendable {
         guard let factId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.invalid("fact_id", "the fact id in the path must be a UUID")
         }
-        guard let fact = try await profile.fact(factId), try await membership.household(of: user) == fact.householdId else {
+        guard let fact = try await profile.fact(factId), try await membership.role(of: user, in: fact.householdId) != nil else {
             throw APIError.notFound("fact")
         }
         guard fact.status == "proposed" else {

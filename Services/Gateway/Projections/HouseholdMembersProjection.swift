@@ -35,11 +35,12 @@ public struct HouseholdMembersProjection: Projection {
                             \(added.addedBy), \(event.metadata.occurredAt), \(event.metadata.id))
                     ON CONFLICT (member_id) DO NOTHING
                     """, logger: logger)
-            case let invite as HouseholdInviteCreated:
+            case let invite as HouseholdInviteCreatedV2:
                 try await connection.query(
                     """
-                    INSERT INTO household_invites (code, household_id, created_by, created_at, expires_at)
-                    VALUES (\(invite.code), \(invite.householdId), \(invite.createdBy), \(event.metadata.occurredAt), \(invite.expiresAt))
+                    INSERT INTO household_invites (code, household_id, created_by, created_at, expires_at, role)
+                    VALUES (\(invite.code), \(invite.householdId), \(invite.createdBy), \(event.metadata.occurredAt), \(invite.expiresAt),
+                            \(invite.role.rawValue))
                     ON CONFLICT (code) DO NOTHING
                     """, logger: logger)
             case let accepted as HouseholdInviteAccepted:

@@ -4,8 +4,8 @@ import HearthStore
 import Logging
 import PostgresNIO
 
-/// `users` and `user_households`, from the users topic: who each user is, which household they
-/// belong to, and where their account's deletion stands. Authorization reads `user_households` on
+/// `users` and `user_households`, from the users topic: who each user is, which households they
+/// belong to and in which role, and where their account's deletion stands. Authorization reads `user_households` on
 /// every household-scoped request, and the deletion columns on every authenticated one.
 public struct UsersProjection: Projection {
     public let name = "users"
@@ -55,19 +55,29 @@ public struct UsersProjection: Projection {
                         updated_at = EXCLUDED.updated_at,
                         last_event_id = EXCLUDED.last_event_id
                     """, logger: logger)
-            case let joined as UserJoinedHousehold:
-                // Joining the household one is already in (a retried first upsert) changes nothing.
+            case let joined as UserJoinedHouseholdV2:
+                // A v1 join was a move: the other memberships end with it. Joining a household one
+                // is already in (a retried first upsert, a second invite) changes nothing.
+                if joined.leavesOthers {
+                    try await connection.query(
+                        "DELETE FROM user_households WHERE user_id = \(joined.userId) AND household_id <> \(joined.householdId)",
+                        logger: logger)
+                }
                 try await connection.query(
                     """
-                    INSERT INTO user_households (user_id, household_id, via, joined_at, last_event_id)
-                    VALUES (\(joined.userId), \(joined.householdId), \(joined.via), \(occurredAt), \(eventId))
-                    ON CONFLICT (user_id) DO UPDATE SET
-                        household_id = EXCLUDED.household_id,
-                        via = EXCLUDED.via,
-                        joined_at = EXCLUDED.joined_at,
-                        last_event_id = EXCLUDED.last_event_id
-                    WHERE user_households.household_id <> EXCLUDED.household_id
+                    INSERT INTO user_households (user_id, household_id, via, role, joined_at, last_event_id)
+                    VALUES (\(joined.userId), \(joined.householdId), \(joined.via), \(joined.role.rawValue), \(occurredAt), \(eventId))
+                    ON CONFLICT (user_id, household_id) DO NOTHING
                     """, logger: logger)
+            case let changed as UserHouseholdRoleChanged:
+                try await connection.query(
+                    """
+                    UPDATE user_households SET role = \(changed.role.rawValue), last_event_id = \(eventId)
+                    WHERE user_id = \(changed.userId) AND household_id = \(changed.householdId)
+                    """, logger: logger)
+            case let left as UserLeftHousehold:
+                try await connection.query(
+                    "DELETE FROM user_households WHERE user_id = \(left.userId) AND household_id = \(left.householdId)", logger: logger)
             case let requested as UserDeletionRequested:
                 try await connection.query(
                     """

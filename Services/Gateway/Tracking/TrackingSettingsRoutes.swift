@@ -104,16 +104,16 @@ struct TrackingSettingsRoutes: Sendable {
         ])
     }
 
-    private func household(_ context: HearthRequestContext) async throws -> (UUID, UUID) {
+    private func household(_ request: Request, _ context: HearthRequestContext) async throws -> (UUID, UUID) {
         let user = try context.authenticatedUser()
-        guard let household = try await membership.household(of: user) else {
+        guard let household = try await membership.household(of: user, for: request) else {
             throw APIError(.conflict, code: "no_household", message: "create or join a household first")
         }
         return (user, household)
     }
 
     func settings(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
-        let (_, household) = try await household(context)
+        let (_, household) = try await household(request, context)
         return TrackingJSON(value: Self.json(try await readModel.settings(of: household)))
     }
 
@@ -129,7 +129,7 @@ struct TrackingSettingsRoutes: Sendable {
 
     /// Fields left out keep their value.
     func updateSettings(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
-        let (user, household) = try await household(context)
+        let (user, household) = try await household(request, context)
         let body = try await JSONRequestBody.decode(SettingsBody.self, from: request, context: context)
         var settings = try await readModel.settings(of: household)
         if let on = body.allergenCheckIns { settings.allergenCheckIns = on }
@@ -155,7 +155,7 @@ struct TrackingSettingsRoutes: Sendable {
     }
 
     func reminders(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
-        let (user, _) = try await household(context)
+        let (user, _) = try await household(request, context)
         return TrackingJSON(value: Self.json(try await readModel.caregiverReminders(of: user)))
     }
 
@@ -174,7 +174,7 @@ struct TrackingSettingsRoutes: Sendable {
     }
 
     func updateReminders(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
-        let (user, household) = try await household(context)
+        let (user, household) = try await household(request, context)
         let body = try await JSONRequestBody.decode(RemindersBody.self, from: request, context: context)
         var reminders = try await readModel.caregiverReminders(of: user)
         if let on = body.feedReminders { reminders.feedReminders = on }

@@ -9,7 +9,11 @@ struct UserView: Encodable, Sendable {
     var displayName: String?
     var locale: String?
     var timeZone: String?
+    /// The household requests act on without naming one: the user's only household, or the one
+    /// the `X-Hearth-Household` header names; null for a user of several without the header.
     @OptionalLowercaseID var householdId: UUID?
+    /// Every household the user belongs to, with the role held in it.
+    var memberships: [MembershipView] = []
     var registeredAt: Date?
     /// Present while the account's deletion is pending: when it was asked for, and when the
     /// account is erased unless restored.
@@ -22,8 +26,20 @@ struct UserView: Encodable, Sendable {
         case locale
         case timeZone = "time_zone"
         case householdId = "household_id"
+        case memberships
         case registeredAt = "registered_at"
         case deletion
+    }
+}
+
+/// One membership of a user, as `GET /v1/me` lists it.
+struct MembershipView: Encodable, Sendable {
+    @LowercaseID var householdId: UUID
+    var role: String
+
+    enum CodingKeys: String, CodingKey {
+        case householdId = "household_id"
+        case role
     }
 }
 
@@ -47,14 +63,16 @@ struct UserReadModel: Sendable {
     func find(_ id: UUID) async throws -> UserView? {
         let rows = try await client.query(
             """
-            SELECT u.user_id, u.provider, u.display_name, u.locale, u.time_zone, m.household_id, u.registered_at,
+            SELECT u.user_id, u.provider, u.display_name, u.locale, u.time_zone, \(unescaped: Self.membershipsColumn), u.registered_at,
                    u.deletion_requested_at, u.erase_after
-            FROM users u LEFT JOIN user_households m ON m.user_id = u.user_id
+            FROM users u
             WHERE u.user_id = \(id) AND u.erased_at IS NULL
             """, logger: logger)
-        for try await row in rows.decode((UUID, String?, String?, String?, String?, UUID?, Date, Date?, Date?).self) {
+        for try await row in rows.decode((UUID, String?, String?, String?, String?, String?, Date, Date?, Date?).self) {
+            let memberships = try Self.memberships(row.5)
             return UserView(
-                userId: row.0, provider: row.1, displayName: row.2, locale: row.3, timeZone: row.4, householdId: row.5, registeredAt: row.6,
+                userId: row.0, provider: row.1, displayName: row.2, locale: row.3, timeZone: row.4,
+                householdId: memberships.count == 1 ? memberships[0].householdId : nil, memberships: memberships, registeredAt: row.6,
                 deletion: row.7.map { PendingDeletion(requestedAt: $0, eraseAfter: row.8, erasedAt: nil) })
         }
         return nil
@@ -80,15 +98,35 @@ struct UserReadModel: Sendable {
     func list(limit: Int, offset: Int) async throws -> [UserView] {
         let rows = try await client.query(
             """
-            SELECT u.user_id, u.provider, u.display_name, u.locale, u.time_zone, m.household_id, u.registered_at
-            FROM users u LEFT JOIN user_households m ON m.user_id = u.user_id
+            SELECT u.user_id, u.provider, u.display_name, u.locale, u.time_zone, \(unescaped: Self.membershipsColumn), u.registered_at
+            FROM users u
             WHERE u.erased_at IS NULL
             ORDER BY u.registered_at, u.user_id LIMIT \(limit) OFFSET \(offset)
             """, logger: logger)
         var users: [UserView] = []
-        for try await row in rows.decode((UUID, String?, String?, String?, String?, UUID?, Date).self) {
-            users.append(UserView(userId: row.0, provider: row.1, displayName: row.2, locale: row.3, timeZone: row.4, householdId: row.5, registeredAt: row.6, deletion: nil))
+        for try await row in rows.decode((UUID, String?, String?, String?, String?, String?, Date).self) {
+            let memberships = try Self.memberships(row.5)
+            users.append(
+                UserView(
+                    userId: row.0, provider: row.1, displayName: row.2, locale: row.3, timeZone: row.4,
+                    householdId: memberships.count == 1 ? memberships[0].householdId : nil, memberships: memberships,
+                    registeredAt: row.6, deletion: nil))
         }
         return users
+    }
+
+    /// A user's memberships as one JSON column, oldest first.
+    private static let membershipsColumn = """
+        (SELECT json_agg(json_build_object('household_id', m.household_id, 'role', m.role) ORDER BY m.joined_at, m.household_id)
+         FROM user_households m WHERE m.user_id = u.user_id)::text
+        """
+
+    private static func memberships(_ json: String?) throws -> [MembershipView] {
+        struct Stored: Decodable {
+            var household_id: UUID
+            var role: String
+        }
+        guard let json else { return [] }
+        return try JSONDecoder().decode([Stored].self, from: Data(json.utf8)).map { MembershipView(householdId: $0.household_id, role: $0.role) }
     }
 }

@@ -74,9 +74,20 @@ struct UserRoutes: Sendable {
         let user = try context.authenticatedUser()
         let pending = try consistency.pendingRead(in: request, projections: [.users: [GatewayProjection.users]], writtenBy: "a user write")
         try await consistency.wait(for: pending)
-        if let view = try await users.find(user) { return view }
-        // A valid token whose registration is not projected yet: say what is known.
-        return UserView(userId: user, householdId: try await membership.household(of: user))
+        var view: UserView
+        if let found = try await users.find(user) {
+            view = found
+        } else {
+            // A valid token whose registration is not projected yet: say what is known.
+            view = UserView(userId: user)
+            view.memberships = try await membership.memberships(of: user).map { MembershipView(householdId: $0.householdId, role: $0.role.rawValue) }
+            view.householdId = view.memberships.count == 1 ? view.memberships[0].householdId : nil
+        }
+        if let header = request.headers[MembershipReadModel.householdHeader] {
+            // The household this client acts on, checked like every other request's.
+            view.householdId = try MembershipReadModel.select(from: view.memberships.map(\.householdId), header: header)
+        }
+        return view
     }
 }
 

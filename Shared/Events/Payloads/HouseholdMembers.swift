@@ -73,6 +73,48 @@ public struct HouseholdInviteCreated: EventPayload {
     }
 }
 
+/// `household.invite_created` v2: v1 plus the `role` the invitee joins in (`adult` or
+/// `caregiver`; owners are made, not invited).
+public struct HouseholdInviteCreatedV2: EventPayload {
+    public static let eventType = HouseholdInviteCreated.eventType
+    public static let version = 2
+    public static let topic = Topic.households
+    public static let privacy = PayloadPrivacy(
+        personal: ["code": .household("household_id", erased: .string(""))],
+        notPersonal: ["household_id", "created_by", "expires_at", "role"])
+
+    public var householdId: UUID
+    public var code: String
+    public var createdBy: UUID
+    public var expiresAt: Date
+    public var role: HouseholdRole
+
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case householdId = "household_id"
+        case code
+        case createdBy = "created_by"
+        case expiresAt = "expires_at"
+        case role
+    }
+
+    public init(householdId: UUID, code: String, createdBy: UUID, expiresAt: Date, role: HouseholdRole) {
+        self.householdId = householdId
+        self.code = code
+        self.createdBy = createdBy
+        self.expiresAt = Timestamp.rounded(expiresAt)
+        self.role = role
+    }
+
+    /// v1 → v2: every v1 invite made an adult member.
+    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1) { payload in
+        guard case .object(var fields) = payload else { return payload }
+        if fields["role"] == nil { fields["role"] = .string(HouseholdRole.adult.rawValue) }
+        return .object(fields)
+    }
+}
+
 /// `household.invite_accepted` v1: the code was redeemed and is used up. The user's move into the
 /// household is its own event, `user.household_joined`, on the user's key.
 public struct HouseholdInviteAccepted: EventPayload {

@@ -68,8 +68,8 @@ public struct UserProfileUpdated: EventPayload {
     }
 }
 
-/// `user.household_joined` v1: the user now belongs to this household (and no longer to any
-/// other; a user belongs to one). On the users topic, keyed by the user, so one user's joins stay
+/// `user.household_joined` v1 (superseded by v2): the user now belongs to this household and no
+/// longer to any other (a user then belonged to one). On the users topic, keyed by the user, so one user's joins stay
 /// in order even when they move between households on different partitions.
 public struct UserJoinedHousehold: EventPayload {
     public static let eventType = "user.household_joined"
@@ -99,6 +99,121 @@ public struct UserJoinedHousehold: EventPayload {
         self.householdId = householdId
         self.via = via
         self.inviteCode = inviteCode
+    }
+}
+
+/// The roles a user holds in a household: `owner` (made it, or was made one; only owners manage
+/// members and coaches), `adult` and `caregiver` (a nanny, a grandparent: sees and logs what the
+/// family shares, manages nobody).
+public enum HouseholdRole: String, Codable, Sendable, CaseIterable {
+    case owner, adult, caregiver
+}
+
+/// `user.household_joined` v2: the user is now also a member of this household, in `role`. A user
+/// may belong to several households (a nanny of two families, separated parents); `leaves_others`
+/// is true only for v1 events, which meant a move (a user then belonged to one household), so a
+/// replay of old history rebuilds exactly the memberships it made.
+public struct UserJoinedHouseholdV2: EventPayload {
+    public static let eventType = UserJoinedHousehold.eventType
+    public static let version = 2
+    public static let topic = Topic.users
+    public static let privacy = PayloadPrivacy(
+        personal: ["invite_code": .household("household_id")],
+        notPersonal: ["user_id", "household_id", "via", "role", "leaves_others"])
+
+    public var userId: UUID
+    public var householdId: UUID
+    /// `created` (their first upsert made the household) or `invite`.
+    public var via: String
+    public var inviteCode: String?
+    public var role: HouseholdRole
+    public var leavesOthers: Bool
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case householdId = "household_id"
+        case via
+        case inviteCode = "invite_code"
+        case role
+        case leavesOthers = "leaves_others"
+    }
+
+    public init(userId: UUID, householdId: UUID, via: String, inviteCode: String?, role: HouseholdRole) {
+        self.userId = userId
+        self.householdId = householdId
+        self.via = via
+        self.inviteCode = inviteCode
+        self.role = role
+        self.leavesOthers = false
+    }
+
+    /// v1 → v2: a v1 join was a move, by the household's maker (owner) or an invitee (adult).
+    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1) { payload in
+        guard case .object(var fields) = payload else { return payload }
+        let madeIt = fields["via"] == .string("created")
+        fields["role"] = .string(madeIt ? HouseholdRole.owner.rawValue : HouseholdRole.adult.rawValue)
+        fields["leaves_others"] = .bool(true)
+        return .object(fields)
+    }
+}
+
+/// `user.household_left` v1: the user is no longer a member of the household, because they left
+/// (`removed_by` null) or an owner removed them. Every access that followed the membership ends
+/// with it: chats, streams, search, the assistant's context, calendar feeds, reminders.
+public struct UserLeftHousehold: EventPayload {
+    public static let eventType = "user.household_left"
+    public static let version = 1
+    public static let topic = Topic.users
+    public static let privacy = PayloadPrivacy.nothingPersonal(["user_id", "household_id", "removed_by"])
+
+    public var userId: UUID
+    public var householdId: UUID
+    public var removedBy: UUID?
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case householdId = "household_id"
+        case removedBy = "removed_by"
+    }
+
+    public init(userId: UUID, householdId: UUID, removedBy: UUID?) {
+        self.userId = userId
+        self.householdId = householdId
+        self.removedBy = removedBy
+    }
+}
+
+/// `user.household_role_changed` v1: an owner gave a member another role in the household (made
+/// them an owner, so that the last owner may leave, or a caregiver).
+public struct UserHouseholdRoleChanged: EventPayload {
+    public static let eventType = "user.household_role_changed"
+    public static let version = 1
+    public static let topic = Topic.users
+    public static let privacy = PayloadPrivacy.nothingPersonal(["user_id", "household_id", "role", "changed_by"])
+
+    public var userId: UUID
+    public var householdId: UUID
+    public var role: HouseholdRole
+    public var changedBy: UUID
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case householdId = "household_id"
+        case role
+        case changedBy = "changed_by"
+    }
+
+    public init(userId: UUID, householdId: UUID, role: HouseholdRole, changedBy: UUID) {
+        self.userId = userId
+        self.householdId = householdId
+        self.role = role
+        self.changedBy = changedBy
     }
 }
 

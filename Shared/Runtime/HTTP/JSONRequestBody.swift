@@ -6,6 +6,13 @@ import NIOCore
 /// Unknown fields are ignored; a body over the context's limit is a 413; a NUL character anywhere
 /// in the body is a 400 (see `JSONBodyDiagnosis`).
 public enum JSONRequestBody {
+    /// For routes whose body is optional: nil when the request carries none (no Content-Length or
+    /// 0, and not chunked); a body that is there must be valid.
+    public static func decodeIfPresent<T: Decodable>(_ type: T.Type, from request: Request, context: HearthRequestContext) async throws -> T? {
+        let hasBody = request.headers[.contentLength].map { $0 != "0" } ?? (request.headers[.transferEncoding] != nil)
+        return hasBody ? try await decode(type, from: request, context: context) : nil
+    }
+
     public static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: HearthRequestContext) async throws -> T {
         let buffer: ByteBuffer
         do {

@@ -143,7 +143,7 @@ extension BackboneSuite {
                 #expect(members.first?["age"] as? Int == 7)
                 #expect(members.last?["age"] == nil)
 
-                // Invites: bob leaves his own household for alice's, at once allowed in.
+                // Invites: bob joins alice's household beside his own, at once allowed in.
                 let (bob, bobHousehold) = try await GatewayUser.withHousehold(gateway, name: "Bob's")
                 let invite = try await HTTPTestClient.send("POST", url("v1/households/\(household)/invites"), headers: alice.headers)
                 #expect(invite.status == 201)
@@ -153,8 +153,11 @@ extension BackboneSuite {
                 #expect(accepted.status == 200, "\(String(decoding: accepted.body, as: UTF8.self))")
                 #expect(accepted.json["household_id"] as? String == household)
                 #expect(try await HTTPTestClient.send("GET", url("v1/households/\(household)"), headers: bob.headers).status == 200)
-                #expect(try await HTTPTestClient.send("GET", url("v1/households/\(bobHousehold)"), headers: bob.headers).status == 404)
-                let viaUser = try await HTTPTestClient.send("GET", url("v1/households/by_user/\(alice.userId)"), headers: bob.headers)
+                #expect(try await HTTPTestClient.send("GET", url("v1/households/\(bobHousehold)"), headers: bob.headers).status == 200)
+                let ambiguous = try await HTTPTestClient.send("GET", url("v1/households/by_user/\(alice.userId)"), headers: bob.headers)
+                #expect(ambiguous.status == 400 && ambiguous.errorField == "X-Hearth-Household")
+                let viaUser = try await HTTPTestClient.send(
+                    "GET", url("v1/households/by_user/\(alice.userId)"), headers: bob.headers(["X-Hearth-Household": household]))
                 #expect(viaUser.status == 200)
                 #expect(viaUser.json["household_id"] as? String == household)
                 let carol = try await GatewayUser.signIn(gateway)
@@ -176,13 +179,20 @@ extension BackboneSuite {
                 #expect(me.json["display_name"] as? String == "Bob")
                 #expect(me.json["locale"] as? String == "en-GB")
                 #expect(me.json["time_zone"] as? String == "Europe/London")
-                #expect(me.json["household_id"] as? String == household)
+                // Two households: none is "the" household without the header; both are listed.
+                #expect(me.json["household_id"] == nil)
+                let memberships = me.json["memberships"] as? [[String: Any]] ?? []
+                #expect(Set(memberships.compactMap { $0["household_id"] as? String }) == [household, bobHousehold])
+                #expect(memberships.first { $0["household_id"] as? String == household }?["role"] as? String == "adult")
+                #expect(memberships.first { $0["household_id"] as? String == bobHousehold }?["role"] as? String == "owner")
+                let meThere = try await HTTPTestClient.send("GET", url("v1/me"), headers: bob.headers(["X-Hearth-Household": household]))
+                #expect(meThere.json["household_id"] as? String == household)
 
                 // Feedback lands in the feedback read model.
                 let runId = "run-\(UUID().uuidString.prefix(8))"
                 let feedback = try await HTTPTestClient.postJSON(
                     url("v1/feedback"), ["run_id": runId, "signal": "edit", "comment": "less spicy", "payload": ["dish": "curry", "rating": 3]],
-                    headers: bob.headers)
+                    headers: bob.headers(["X-Hearth-Household": household]))
                 #expect(feedback.status == 202)
                 let feedbackId = try #require(feedback.json["feedback_id"] as? String)
                 let badSignal = try await HTTPTestClient.postJSON(url("v1/feedback"), ["run_id": runId, "signal": "meh"], headers: bob.headers)

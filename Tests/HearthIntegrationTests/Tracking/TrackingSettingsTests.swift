@@ -38,7 +38,8 @@ extension BackboneSuite.Notifier {
             let listed = try await family.send("GET", "check-ins")
             #expect((listed.json["check_ins"] as? [[String: Any]])?.map { $0["check_in_id"] as? String } == [checkIn.uuidString.lowercased()])
 
-            // A partner with feed reminders on, who then joins another household.
+            // A partner with feed reminders on, who joins another household (and stays in this
+            // one, reminded), then leaves this one.
             let partner = try await family.caregiver()
             let partnerId = try #require(UUID(uuidString: partner.userId))
             let childId = try #require(UUID(uuidString: family.child))
@@ -60,6 +61,10 @@ extension BackboneSuite.Notifier {
                 "POST", stack.gateway.baseURL.appendingPathComponent("v1/households/\(otherHousehold)/invites"), headers: other.headers)
             let code = try #require(invite.json["code"] as? String)
             #expect(try await HTTPTestClient.send("POST", stack.gateway.baseURL.appendingPathComponent("v1/invites/\(code)/accept"), headers: partner.headers).status == 200)
+            #expect(try await TrackingReminders.nextFeedRows(child: childId, user: partnerId).count == 1, "joining another household keeps this one's reminders")
+            let left = try await HTTPTestClient.send(
+                "POST", stack.gateway.baseURL.appendingPathComponent("v1/households/\(family.household)/leave"), headers: partner.headers)
+            #expect(left.status == 200, "\(left.text)")
             #expect(try await KafkaTestEnvironment.eventually {
                 try await TrackingReminders.nextFeedRows(child: childId, user: partnerId).isEmpty
             }, "the partner's next-feed reminder for the household left is cancelled")

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+extension BackboneSuite {
+    /// A user may belong to several households and acts in one at a time; leaving or being
+    /// removed ends every access that followed the membership, at once.
+    @Suite struct Memberships {
+        /// Invites `user` into `household` (created by `owner`) in `role`.
+        static func join(_ user: GatewayUser, _ household: String, invitedBy owner: GatewayUser, role: String? = nil, gateway: ServiceProcess)
+            async throws
+        {
+            let body: [String: Any] = role.map { ["role": $0] } ?? [:]
+            let invite = try await HTTPTestClient.postJSON(
+                gateway.baseURL.appendingPathComponent("v1/households/\(household)/invites"), body, headers: owner.headers)
+            #expect(invite.status == 201, "\(String(decoding: invite.body, as: UTF8.self))")
+            let code = try #require(invite.json["code"] as? String)
+            let accepted = try await HTTPTestClient.send("POST", gateway.baseURL.appendingPathComponent("v1/invites/\(code)/accept"), headers: user.headers)
+            #expect(accepted.status == 200, "\(String(decoding: accepted.body, as: UTF8.self))")
+            #expect(accepted.json["role"] as? String == (role ?? "adult"))
+        }
+
+        @Test func oneUserInTwoHouseholdsActsInEachWithTheHeader() async throws {
+            try await ServiceProcess.with("gateway") { gateway in
+                func url(_ path: String) -> URL { gateway.baseURL.appendingPathComponent(path) }
+                let (alice, householdA) = try await GatewayUser.withHousehold(gateway, name: "The Ashbys")
+                let (bob, householdB) = try await GatewayUser.withHousehold(gateway, name: "The Brennans")
+                let nanny = try await GatewayUser.signIn(gateway)
+                try await Self.join(nanny, householdA, invitedBy: alice, role: "caregiver", gateway: gateway)
+                try await Self.join(nanny, householdB, invitedBy: bob, gateway: gateway)
+                let owner = try await HTTPTestClient.postJSON(url("v1/households/\(householdA)/invites"), ["role": "owner"], headers: alice.headers)
+                #expect(owner.status == 400 && owner.errorField == "role")
+
+                let me = try await HTTPTestClient.send("GET", url("v1/me"), headers: nanny.headers)
+                let roles = Dictionary(
+                    uniqueKeysWithValues: (me.json["memberships"] as? [[String: Any]] ?? []).compactMap { row in
+                        (row["household_id"] as? String).map { ($0, row["role"] as? String ?? "") }
+                    })
+                #expect(roles == [householdA: "caregiver", householdB: "adult"])
+                #expect(me.json["household_id"] == nil)
+
+                // Without the header a household route cannot guess: a 400 naming it.
+                let unnamed = try await HTTPTestClient.postJSON(url("v1/chats"), ["title": "Pick-ups"], headers: nanny.headers)
+                #expect(unnamed.status == 400 && unnamed.errorField == "X-Hearth-Household", "\(String(decoding: unnamed.body, as: UTF8.self))")
+                #expect(unnamed.errorCode == "household_required")
+                for household in [householdA, householdB] {
+                    let chat = try await HTTPTestClient.postJSON(
+                        url("v1/chats"), ["title": "Pick-ups"], headers: nanny.headers(["X-Hearth-Household": household]))
+                    #expect(chat.status == 201, "\(String(decoding: chat.body, as: UTF8.self))")
+                    #expect(chat.json["household_id"] as? String == household)
+                }
+                // A household that is not theirs is a 404, a header that is not an id a 400.
+                let foreign = try await HTTPTestClient.postJSON(
+                    url("v1/chats"), ["title": "x"], headers: nanny.headers(["X-Hearth-Household": UUID().uuidString]))
+                #expect(foreign.status == 404)
+                let garbled = try await HTTPTestClient.postJSON(url("v1/chats"), ["title": "x"], headers: nanny.headers(["X-Hearth-Household": "the-ashbys"]))
+                #expect(garbled.status == 400 && garbled.errorField == "X-Hearth-Household")
+                // Each household's own users only see their own household's chat.
+                let aliceChats = try await HTTPTestClient.send("GET", url("v1/households/\(householdB)"), headers: alice.headers)
+                #expect(aliceChats.status == 404)
+                // Alice, in one household, needs no header.
+                #expect(try await HTTPTestClient.postJSON(url("v1/chats"), ["title": "Alone"], headers: alice.headers).status == 201)
+                // A caregiver invites nobody; an adult does.
+                #expect(try await HTTPTestClient.send("POST", url("v1/households/\(householdA)/invites"), headers: nanny.headers).status == 403)
+                #expect(try await HTTPTestClient.send("POST", url("v1/households/\(householdB)/invites"), headers: nanny.headers).status == 201)
+            }
+        }
+
+        @Test func leavingAndRemovalEndAccessAtOnceAndAHouseholdKeepsAnOwner() async throws {
+            try await ServiceProcess.with("gateway", environment: ["HEARTH_CHAT_STREAM_HEARTBEAT_S": "1"]) { gateway in
+                func url(_ path: String) -> URL { gateway.baseURL.appendingPathComponent(path) }
+                let (alice, household) = try await GatewayUser.withHousehold(gateway, name: "The Leavers")
+                let ben = try await GatewayUser.signIn(gateway)
+                let carol = try await GatewayUser.signIn(gateway)
+                try await Self.join(ben, household, invitedBy: alice, gateway: gateway)
+                try await Self.join(carol, household, invitedBy: alice, gateway: gateway)
+
+                let created = try await HTTPTestClient.postJSON(
+                    url("v1/chats"), ["title": "Us", "member_ids": [ben.userId, carol.userId]], headers: alice.headers)
+                let chatId = try #require(created.json["chat_id"] as? String, "\(String(decoding: created.body, as: UTF8.self))")
+                let first = try await HTTPTestClient.postJSON(url("v1/chats/\(chatId)/messages"), ["text": "hello", "client_id": "b-1"], headers: ben.headers)
+                #expect(first.status == 201)
+                let feed = try await HTTPTestClient.send("POST", url("v1/calendar/feeds"), headers: carol.headers)
+                let feedPath = try #require(feed.json["path"] as? String, "\(String(decoding: feed.body, as: UTF8.self))")
+                let feedURL = try #require(URL(string: feedPath, relativeTo: gateway.baseURL))
+                #expect(try await HTTPTestClient.send("GET", feedURL).status == 200)
+
+                let stream = NotificationStreamReader()
+                stream.start(url("v1/chats/\(chatId)/stream"), headers: ben.headers)
+                defer { Task { await stream.stop() } }
+                #expect(await KafkaTestEnvironment.eventually { stream.connected }, "ben's stream opened")
+
+                // Ben leaves: the chat, its stream and the household are gone for him at once.
+                let left = try await HTTPTestClient.send("POST", url("v1/households/\(household)/leave"), headers: ben.headers)
+                #expect(left.status == 200, "\(String(decoding: left.body, as: UTF8.self))")
+                #expect(left.json["role"] == nil || left.json["role"] is NSNull)
+                #expect(try await HTTPTestClient.send("GET", url("v1/chats/\(chatId)/messages"), headers: ben.headers).status == 404)
+                let posted = try await HTTPTestClient.postJSON(url("v1/chats/\(chatId)/messages"), ["text": "still here?", "client_id": "b-2"], headers: ben.headers)
+                #expect(posted.status == 404)
+                #expect(try await HTTPTestClient.send("GET", url("v1/households/\(household)"), headers: ben.headers).status == 404)
+                #expect(await KafkaTestEnvironment.eventually { stream.events.contains { $0.name == "closed" } }, "the open stream closed")
+                #expect(try await HTTPTestClient.send("POST", url("v1/households/\(household)/leave"), headers: ben.headers).status == 404)
+
+                // Only owners remove; a non-member sees no household; the owner cannot remove themself.
+                let byAdult = try await HTTPTestClient.send("DELETE", url("v1/households/\(household)/members/\(alice.userId)"), headers: carol.headers)
+                #expect(byAdult.status == 403 && byAdult.errorCode == "owner_required")
+                #expect(try await HTTPTestClient.send("DELETE", url("v1/households/\(household)/members/\(carol.userId)"), headers: ben.headers).status == 404)
+                #expect(try await HTTPTestClient.send("DELETE", url("v1/households/\(household)/members/\(ben.userId)"), headers: alice.headers).status == 404)
+                let selfRemoval = try await HTTPTestClient.send("DELETE", url("v1/households/\(household)/members/\(alice.userId)"), headers: alice.headers)
+                #expect(selfRemoval.status == 409)
+
+                // The last owner cannot leave, nor stop being an owner.
+                let lastOwner = try await HTTPTestClient.send("POST", url("v1/households/\(household)/leave"), headers: alice.headers)
+                #expect(lastOwner.status == 409 && lastOwner.errorCode == "last_owner")
+                let demoted = try await HTTPTestClient.send(
+                    "PUT", url("v1/households/\(household)/members/\(alice.userId)/role"),
+                    body: try JSONSerialization.data(withJSONObject: ["role": "adult"]), headers: alice.headers)
+                #expect(demoted.status == 409 && demoted.errorCode == "last_owner")
+                let badRole = try await HTTPTestClient.send(
+                    "PUT", url("v1/households/\(household)/members/\(carol.userId)/role"),
+                    body: try JSONSerialization.data(withJSONObject: ["role": "queen"]), headers: alice.headers)
+                #expect(badRole.status == 400 && badRole.errorField == "role")
+
+                // Carol is removed by the owner: her chat and her calendar feed end with it.
+                let removed = try await HTTPTestClient.send("DELETE", url("v1/households/\(household)/members/\(carol.userId)"), headers: alice.headers)
+                #expect(removed.status == 200, "\(String(decoding: removed.body, as: UTF8.self))")
+                #expect(try await HTTPTestClient.send("GET", url("v1/chats/\(chatId)/messages"), headers: carol.headers).status == 404)
+                #expect(try await HTTPTestClient.send("GET", feedURL).status == 404)
+                // Upserting afterwards makes Carol a household of her own, never a way back in.
+                let own = try await HTTPTestClient.postJSON(url("v1/households/upsert"), ["name": "Carol's", "prefs": ["adults": 1]], headers: carol.headers)
+                #expect(own.status == 200)
+                #expect(own.json["household_id"] as? String != household)
+                #expect(try await HTTPTestClient.send("GET", url("v1/households/\(household)"), headers: carol.headers).status == 404)
+
+                // Made an owner, Ben — back through a new invite — lets Alice leave.
+                try await Self.join(ben, household, invitedBy: alice, gateway: gateway)
+                let promoted = try await HTTPTestClient.send(
+                    "PUT", url("v1/households/\(household)/members/\(ben.userId)/role"),
+                    body: try JSONSerialization.data(withJSONObject: ["role": "owner"]), headers: alice.headers)
+                #expect(promoted.status == 200 && promoted.json["role"] as? String == "owner")
+                #expect(try await HTTPTestClient.send("POST", url("v1/households/\(household)/leave"), headers: alice.headers).status == 200)
+                #expect(try await HTTPTestClient.send("GET", url("v1/households/\(household)"), headers: ben.headers).status == 200)
+                #expect(try await HTTPTestClient.send("GET", url("v1/households/\(household)"), headers: alice.headers).status == 404)
+                // Alice made this household; an upsert now makes her a new one, not a way back.
+                let fresh = try await HTTPTestClient.postJSON(url("v1/households/upsert"), ["name": "Alice's", "prefs": ["adults": 1]], headers: alice.headers)
+                #expect(fresh.status == 200)
+                let freshId = try #require(fresh.json["household_id"] as? String)
+                #expect(freshId != household)
+                #expect(try await HTTPTestClient.send("GET", url("v1/households/\(household)"), headers: alice.headers).status == 404)
+                #expect(try await HTTPTestClient.send("GET", url("v1/households/\(freshId)"), headers: alice.headers).status == 200)
+            }
+        }
+    }
+}
