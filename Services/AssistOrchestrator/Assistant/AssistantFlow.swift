@@ -3,9 +3,10 @@ import HearthDomain
 import HearthEvents
 
 /// A message to the household assistant, from the safety precheck to the `final` answer:
-/// retrieval over the user's chats and the knowledge base, the tool intents in the text turned
-/// into proposed actions (`assistant.action_proposed`, never executed here), and an answer that
-/// cites its sources. Offline the answer is composed from the retrieved passages; a configured
+/// retrieval over the user's chats and the knowledge base, the tool intents in the text (the
+/// model's own tool calls when a provider is configured, else the offline parser's) turned into
+/// proposed actions (`assistant.action_proposed`, never executed here), and an answer that cites
+/// its sources. Offline the answer is composed from the retrieved passages; a configured
 /// provider writes it from the same context.
 struct AssistantFlow: Sendable {
     static let mode = "assistant"
@@ -17,6 +18,7 @@ struct AssistantFlow: Sendable {
     static let temperature = 0.2
 
     let retrieval: AssistantRetrieval
+    let intents: AssistantIntentReader
     /// A proposed action lapses this long after it was proposed (24 hours unless configured).
     let actionLifetime: TimeInterval
 
@@ -34,14 +36,30 @@ struct AssistantFlow: Sendable {
         ]))
 
         try await emitter.emit(.toolCall, .object(["tool": .string("retrieve"), "query": .string(question)]))
-        let sources = await retrieval.sources(for: question, chats: request.chatIds)
+        var sources = await retrieval.sources(for: question, chats: request.chatIds)
         try await emitter.emit(.toolResult, .object(["tool": .string("retrieve"), "sources": try JSONValue(encoding: sources)]))
 
         let zone = LocalTime.zone(named: request.timeZone) ?? .gmt
-        let parser = AssistantIntentParser(
-            now: request.requestedAt, timeZone: zone,
-            members: request.members.map { NamedMember(memberId: $0.memberId, name: $0.name) })
-        let proposals = parser.intents(in: question).compactMap { ProposedAction($0, members: request.members, timeZone: zone) }
+        let read = try await intents.read(question, request: request, zone: zone, models: tools.models, usage: &usage)
+        let proposals = read.proposals
+        var profileLines: [String] = []
+        for lookup in read.lookups {
+            try await emitter.emit(.toolCall, .object(["tool": .string(lookup.tool), "arguments": Self.arguments(of: lookup)]))
+            switch lookup {
+            case .searchMessages(let query):
+                let found = await retrieval.sources(for: query, chats: request.chatIds).filter { $0.kind == "message" }
+                sources = AssistantRetrieval.merged(sources, found)
+                try await emitter.emit(.toolResult, .object(["tool": .string(lookup.tool), "sources": try JSONValue(encoding: found)]))
+            case .profile(let member):
+                // The facts about the member named (or everyone when none): only what the household's profile holds.
+                let lines = member.map { named in request.profile.filter { $0.lowercased().hasPrefix(named.name.lowercased() + ":") } } ?? request.profile
+                profileLines += lines.filter { !profileLines.contains($0) }
+                try await emitter.emit(.toolResult, .object(["tool": .string(lookup.tool), "facts": .strings(lines)]))
+            }
+        }
+        for refusal in read.refused {
+            try await emitter.emit(.toolResult, .object(["refused": refusal]))
+        }
         var actions: [JSONValue] = []
         let proposedAt = Timestamp.rounded(Date())
         for (index, proposal) in proposals.enumerated() {
@@ -60,24 +78,49 @@ struct AssistantFlow: Sendable {
             try await emitter.emit(.toolCall, view)
         }
 
-        let offline = Self.offlineAnswer(sources: sources, proposals: proposals)
+        let offline = Self.offlineAnswer(sources: sources, proposals: proposals, ambiguous: read.ambiguous)
         let answer = try await tools.models.complete(
-            .synthesis, system: Self.system, prompt: Self.prompt(question: question, profile: request.profile, sources: sources, proposals: proposals),
+            .synthesis, system: Self.system,
+            prompt: Self.prompt(question: question, profile: request.profile, sources: sources, proposals: proposals, ambiguous: read.ambiguous),
             maxOutputTokens: Self.maxTokens, temperature: Self.temperature, offlineAnswer: offline, usage: &usage,
             onToken: { token in emitter.streamText(token) })
         let checked = try tools.safety.postcheck(answer, domain: Self.mode, childAges: [])
-        return .object([
+        var final: [String: JSONValue] = [
             "conversation_id": conversation,
             "answer": .string(checked),
             "sources": try JSONValue(encoding: sources),
             "actions": .array(actions),
-        ])
+            "intents_read_by": .string(read.readBy),
+        ]
+        if !read.refused.isEmpty { final["refused_tool_calls"] = .array(read.refused) }
+        if !read.ambiguous.isEmpty { final["ambiguous"] = .array(read.ambiguous) }
+        if !profileLines.isEmpty { final["profile_facts"] = .strings(profileLines) }
+        return .object(final)
+    }
+
+    static func arguments(of lookup: AssistantLookup) -> JSONValue {
+        switch lookup {
+        case .searchMessages(let query): .object(["query": .string(query)])
+        case .profile(let member): .object(["member": member.map { .string($0.name) } ?? .null])
+        }
+    }
+
+    /// "Sam" matching two people: the question the answer asks back.
+    static func clarification(_ ambiguity: JSONValue) -> String? {
+        guard case .object(let fields) = ambiguity, case .string(let written)? = fields["written"], case .array(let choices)? = fields["choices"] else {
+            return nil
+        }
+        let names = choices.compactMap { choice -> String? in
+            if case .object(let member) = choice, case .string(let name)? = member["name"] { return name }
+            return nil
+        }
+        return "Which \(written) do you mean: \(names.joined(separator: " or "))?"
     }
 
     /// The local provider's answer: what was proposed (and that it waits for a confirmation), then
     /// the passages found, each with its citation.
-    static func offlineAnswer(sources: [AssistantSource], proposals: [ProposedAction]) -> String {
-        var lines: [String] = []
+    static func offlineAnswer(sources: [AssistantSource], proposals: [ProposedAction], ambiguous: [JSONValue] = []) -> String {
+        var lines: [String] = ambiguous.compactMap(clarification)
         for proposal in proposals {
             lines.append("I can do this for you once you confirm it: \(proposal.summary).")
         }
@@ -89,19 +132,25 @@ struct AssistantFlow: Sendable {
                 default: lines.append("\(source.ref) \(source.title): \(source.snippet)")
                 }
             }
-        } else if proposals.isEmpty {
+        } else if proposals.isEmpty, ambiguous.isEmpty {
             lines.append("I couldn't find anything about that in your chats or in Hearth's guides.")
         }
         return lines.joined(separator: "\n")
     }
 
-    static func prompt(question: String, profile: [String], sources: [AssistantSource], proposals: [ProposedAction]) -> String {
+    static func prompt(
+        question: String, profile: [String], sources: [AssistantSource], proposals: [ProposedAction], ambiguous: [JSONValue] = []
+    ) -> String {
         var prompt = "Household profile:\n"
         prompt += profile.isEmpty ? "(nothing recorded)\n" : profile.map { "- \($0)\n" }.joined()
         prompt += "Sources:\n"
         prompt += sources.isEmpty ? "(none)\n" : sources.map { "\($0.ref) \($0.title): \($0.snippet)\n" }.joined()
         if !proposals.isEmpty {
             prompt += "Proposed actions awaiting confirmation:\n" + proposals.map { "- \($0.summary)\n" }.joined()
+        }
+        let clarifications = ambiguous.compactMap(clarification)
+        if !clarifications.isEmpty {
+            prompt += "Ask the user before proposing anything about these people:\n" + clarifications.map { "- \($0)\n" }.joined()
         }
         prompt += "Question: \(question)"
         return prompt

@@ -49,15 +49,22 @@ struct AssistantRetrieval: Sendable {
                     ref: "", kind: "document", id: hit.documentId, title: hit.heading.map { "\(hit.title) — \($0)" } ?? hit.title,
                     snippet: hit.snippet(length: 240), chatId: nil, score: hit.score)
             }
-            return (messages + documentSources).enumerated().map { index, source in
-                var numbered = source
-                numbered.ref = "[\(index + 1)]"
-                return numbered
-            }
+            return Self.merged(messages + documentSources, [])
         } catch {
             // An answer without sources beats no answer: retrieval is an aid, not the run.
             logger.warning("assistant retrieval failed; answering without sources", metadata: ["error": "\(error)"])
             return []
+        }
+    }
+
+    /// `extra` after `sources`, without repeats, numbered again in order.
+    static func merged(_ sources: [AssistantSource], _ extra: [AssistantSource]) -> [AssistantSource] {
+        var all = sources
+        for source in extra where !all.contains(where: { $0.id == source.id }) { all.append(source) }
+        return all.enumerated().map { index, source in
+            var numbered = source
+            numbered.ref = "[\(index + 1)]"
+            return numbered
         }
     }
 

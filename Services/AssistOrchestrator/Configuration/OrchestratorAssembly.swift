@@ -38,6 +38,7 @@ struct OrchestratorAssembly {
             routines: RoutinesFlow(builder: try RoutineBuilder.bundled()),
             assistant: AssistantFlow(
                 retrieval: AssistantRetrieval(search: search, logger: logger),
+                intents: AssistantIntentReader(logger: logger),
                 actionLifetime: TimeInterval(settings.assistantActionLifetime)),
             summary: SummaryFlow(),
             settings: settings,

@@ -23,6 +23,12 @@ public struct ModelRouter: Sendable {
         chains.mapValues { $0.map { ModelPrices.key(provider: $0.name, model: $0.model) } }
     }
 
+    /// Whether the phase's chain names a real (metered) provider, not only the offline one: a flow
+    /// that can use what only a model gives (tool calls) asks before it relies on them.
+    public func hasMeteredProvider(for phase: ModelPhase) -> Bool {
+        chains[phase]?.contains { $0.isMetered } ?? false
+    }
+
     /// Tries the phase's chain in order; before each call RESERVES the worst case (prompt tokens +
     /// maxOutputTokens at the model's prices) against the run's budget atomically, settles to the
     /// provider-reported usage after; falls back to the next provider on error or when the
