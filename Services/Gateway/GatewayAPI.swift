@@ -21,11 +21,13 @@ struct GatewayAPI: Sendable {
     let households: HouseholdRoutes
     let members: MemberRoutes
     let chats: ChatRoutes
+    let chatMedia: ChatMediaRoutes
     let chatStream: ChatStreamRoutes
     let chatSearch: ChatSearchRoutes
     let profile: ProfileRoutes
     let invites: InviteRoutes
     let memberships: MembershipRoutes
+    let coaching: CoachingRoutes
     let users: UserRoutes
     let account: AccountRoutes
     let eraser: PeriodicService
@@ -69,7 +71,7 @@ struct GatewayAPI: Sendable {
         let notifications = NotificationRoutes.make(
             host: host, membership: membership, heartbeat: settings.notificationsHeartbeat, allowPrivateWebhookTargets: settings.webhookPrivateTargets,
             streams: streams)
-        let chatReadModel = ChatReadModel(client: host.postgres, logger: logger)
+        let chatReadModel = ChatReadModel(host: host, logger: logger)
         logger.info("gateway configured", metadata: [
             "jwt_kid": "\(signingKey.keyId)", "rate_limit_per_min": "\(settings.rateLimitPerMinute)",
             "auth_rate_limit_per_min": "\(settings.authRateLimitPerMinute)", "trust_proxy": "\(settings.trustProxy)",
@@ -97,6 +99,9 @@ struct GatewayAPI: Sendable {
                 responses: HouseholdResponseCache(capacity: settings.householdReadCache, changes: host.readModelChanges)),
             members: MemberRoutes(publisher: host.publisher, readModel: householdReadModel, membership: membership),
             chats: ChatRoutes(publisher: host.publisher, chats: chatReadModel, membership: membership, consistency: consistency),
+            chatMedia: ChatMediaRoutes(
+                publisher: host.publisher, chats: chatReadModel, thumbnailer: PhotoThumbnailer(size: ChatMediaRoutes.thumbnailSize, crop: true),
+                logger: logger),
             chatStream: ChatStreamRoutes.make(host: host, chats: chatReadModel, heartbeat: settings.chatStreamHeartbeat, streams: streams),
             chatSearch: ChatSearchRoutes(search: search.search, messages: ChatMessageSearch(client: host.postgres, logger: logger)),
             profile: ProfileRoutes(
@@ -106,6 +111,9 @@ struct GatewayAPI: Sendable {
                 publisher: host.publisher, invites: InviteReadModel(client: host.postgres, logger: logger),
                 claims: InviteClaims(client: host.postgres, logger: logger), membership: membership, consistency: consistency),
             memberships: MembershipRoutes(publisher: host.publisher, membership: membership, consistency: consistency),
+            coaching: CoachingRoutes(
+                publisher: host.publisher, coaching: CoachingReadModel(client: host.postgres, logger: logger), users: userReadModel,
+                membership: membership, claims: InviteClaims(client: host.postgres, logger: logger), consistency: consistency),
             users: UserRoutes(publisher: host.publisher, users: userReadModel, membership: membership, consistency: consistency),
             account: AccountRoutes(publisher: host.publisher, users: userReadModel, grace: settings.accountDeletionGrace, client: host.postgres),
             eraser: AccountEraser(client: host.postgres, keys: host.keys, publisher: host.publisher, logger: logger)
@@ -132,7 +140,7 @@ struct GatewayAPI: Sendable {
     }
 
     /// Services that run beside the HTTP server once migrations are applied.
-    var services: [any Service] { [janitor, chatStream.hub, wellbeingLive.hub, wellbeing.schedule, eraser, exportWorker] + assist.services + notificationServices }
+    var services: [any Service] { [janitor, wellbeingLive.hub, wellbeing.schedule, eraser, exportWorker] + chatStream.services + assist.services + notificationServices }
 
     /// The WebSocket upgrades (`/v1/wellbeing/live`), listed with the other routes.
     func registerWebSockets(on router: Router<BasicWebSocketRequestContext>) {
@@ -154,11 +162,13 @@ struct GatewayAPI: Sendable {
         households.register(on: authenticated)
         members.register(on: authenticated)
         chats.register(on: authenticated)
+        chatMedia.register(on: authenticated)
         chatStream.register(on: authenticated)
         chatSearch.register(on: authenticated)
         profile.register(on: authenticated)
         invites.register(on: authenticated)
         memberships.register(on: authenticated)
+        coaching.register(on: authenticated)
         users.register(on: authenticated)
         account.register(on: authenticated)
         exports.register(on: authenticated)

@@ -28,6 +28,6 @@ public enum GatewayReadModels {
     public static func projections() -> [any Projection] {
         [HouseholdsProjection(), EventLogProjection(), UsersProjection(), HouseholdMembersProjection(), FeedbackProjection(),
          CalendarEntriesProjection(), CalendarFeedsProjection(), ChatsProjection(), ProfileFactsProjection(), AssistantActionsProjection(),
-         ExportRequestsProjection(), TrackingLogsProjection(), WellbeingProjection()]
+         ExportRequestsProjection(), TrackingLogsProjection(), WellbeingProjection(), CoachingProjection()]
     }
 }

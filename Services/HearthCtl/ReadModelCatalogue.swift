@@ -37,7 +37,11 @@ public enum ReadModelCatalogue {
         ],
         // The assistant's retrieval: knowledge and the user's own chats, in the households they
         // still belong to.
-        .assistOrchestrator: ["chat_members", "chats", "user_households", "chat_message_embeddings", "document_chunks"],
+        .assistOrchestrator: ["chat_members", "chats", "household_chat_access", "chat_message_embeddings", "document_chunks"],
+        // A new-message push goes only to a member of the chat's household who is not watching
+        // the chat (`chat_stream_presence`, kept by the gateways), with their unread count.
+        // (`household_chat_access` is the gateway's view over `user_households` and `coach_clients`.)
+        .notifier: ["household_chat_access", "chat_stream_presence", "chat_members", "chats", "chat_messages"],
         // The refresh tokens the gateway stored when the user linked Google.
         .calendarSync: ["google_credentials"],
     ]

@@ -90,6 +90,12 @@ public struct MasterKey: KeyWrapping {
         self.key = key
     }
 
+    /// A key for another purpose (signing media links) derived from the master key, so no
+    /// other secret needs configuring and neither use can be turned against the other.
+    public func derivedKey(purpose: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data(purpose.utf8), outputByteCount: 32)
+    }
+
     public func wrap(_ dataKey: SymmetricKey, subject: String) throws -> Data {
         let plaintext = dataKey.withUnsafeBytes { Data($0) }
         guard let combined = try AES.GCM.seal(plaintext, using: key, authenticating: Data(subject.utf8)).combined else {

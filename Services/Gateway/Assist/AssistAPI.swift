@@ -67,7 +67,7 @@ struct AssistAPI: Sendable {
                 context: AssistantContextReader(client: host.postgres, logger: logger),
                 actions: AssistantActionReadModel(client: host.postgres, logger: logger),
                 executor: AssistantActionExecutor(
-                    publisher: host.publisher, chats: ChatReadModel(client: host.postgres, logger: logger), client: host.postgres, logger: logger),
+                    publisher: host.publisher, chats: ChatReadModel(host: host, logger: logger), client: host.postgres, logger: logger),
                 membership: membership, consistency: consistency, launcher: launcher),
             usage: UsageRoutes(usage: UsageReadModel(client: host.postgres, logger: logger), quota: quota, admins: admins),
             launcher: launcher,

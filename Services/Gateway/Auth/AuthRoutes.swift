@@ -9,9 +9,13 @@ struct AppleSignInRequest: Decodable {
     /// The raw nonce the app generated (it gave Apple its SHA-256): binds the token to this
     /// sign-in, so a token seen elsewhere cannot be replayed.
     var nonce: String?
+    /// At sign-up only: `member` (default) or `coach`, and the name a coach must give.
+    var role: String?
+    var displayName: String?
     enum CodingKeys: String, CodingKey {
         case idToken = "id_token"
-        case nonce
+        case nonce, role
+        case displayName = "display_name"
     }
 }
 
@@ -22,6 +26,8 @@ struct DeviceSignInRequest: Decodable {
 
 struct DevSignInRequest: Decodable {
     var name: String
+    /// At sign-up only: `member` (default) or `coach`.
+    var role: String?
 }
 
 /// What every sign-in and refresh answers.
@@ -82,7 +88,15 @@ struct AuthRoutes: Sendable {
             throw BearerAuthentication.unauthorized("Apple identity token refused")
         }
         let user = UserIdentity.userId(provider: .apple, subject: subject)
-        try await registrar.ensureRegistered(user, provider: .apple, subject: subject, displayName: nil, context: context)
+        var displayName: String?
+        if let given = body.displayName {
+            do {
+                displayName = try UserProfileRules.displayName(given)
+            } catch let violation as FieldViolation {
+                throw APIError.invalid(violation.field, violation.message)
+            }
+        }
+        try await registrar.ensureRegistered(user, provider: .apple, subject: subject, displayName: displayName, role: body.role, context: context)
         return try await signedIn(user)
     }
 
@@ -117,7 +131,7 @@ struct AuthRoutes: Sendable {
         }
         let subject = UserIdentity.devSubject(forName: name)
         let user = UserIdentity.userId(provider: .dev, subject: subject)
-        try await registrar.ensureRegistered(user, provider: .dev, subject: subject, displayName: name, context: context)
+        try await registrar.ensureRegistered(user, provider: .dev, subject: subject, displayName: name, role: body.role, context: context)
         return try await signedIn(user)
     }
 

@@ -12,9 +12,26 @@ struct UserRegistrar: Sendable {
     let users: UserReadModel
     let consistency: ReadConsistency
 
-    func ensureRegistered(_ userId: UUID, provider: IdentityProvider, subject: String?, displayName: String?, context: HearthRequestContext) async throws {
-        guard try await !users.exists(userId) else { return }
-        let event = UserRegistered(userId: userId, provider: provider.rawValue, subject: subject, displayName: displayName)
+    /// `role` is the account's (`member` or `coach`), chosen at sign-up: a later sign-in asking
+    /// for another one is a 409, since the user cannot change it. A coach needs a display name
+    /// (families must know who they talk to).
+    func ensureRegistered(
+        _ userId: UUID, provider: IdentityProvider, subject: String?, displayName: String?, role: String? = nil, context: HearthRequestContext
+    ) async throws {
+        if let role, !UserRegisteredV2.roles.contains(role) {
+            throw APIError.invalid("role", "role must be member or coach")
+        }
+        if let stored = try await users.role(of: userId) {
+            if let role, role != stored {
+                throw APIError(.conflict, code: "role_fixed", message: "this account signed up as a \(stored); the role is chosen once, at sign-up")
+            }
+            return
+        }
+        let role = role ?? "member"
+        if role == "coach", (displayName ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw APIError.invalid("display_name", "a coach signs up with a display name")
+        }
+        let event = UserRegisteredV2(userId: userId, provider: provider.rawValue, subject: subject, displayName: displayName, role: role)
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         context.logger.info("user registered", metadata: ["user_id": "\(userId)", "provider": "\(provider.rawValue)"])
         // So that `GET /v1/me` right after the first sign-in knows the user. A slow projection

@@ -30,7 +30,7 @@ struct CalendarRoutes: Sendable {
     func create(_ request: Request, context: HearthRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
         let entry = try await JSONRequestBody.decode(CalendarEventRequest.self, from: request, context: context).validated()
-        let household = try await membership.household(of: user, for: request)
+        let household = try await membership.household(of: user, for: request, coach: .calendarWrite)
         try await requireMembers(entry.memberIds, of: household)
         let id = EventIdentity.newId("calendar_entry")
         let conflicts = try await conflicts(of: id, entry, user: user, household: household)
@@ -78,7 +78,7 @@ struct CalendarRoutes: Sendable {
         let to = try Self.time(request, "to")
         guard to > from else { throw APIError.invalid("to", "to must be after from") }
         guard to.timeIntervalSince(from) <= Self.maxWindow else { throw APIError.invalid("to", "the window may span at most 366 days") }
-        let household = try await membership.household(of: user, for: request)
+        let household = try await membership.household(of: user, for: request, coach: .calendarRead)
         var items: [(Date, CalendarEntryBody)] = []
         for stored in try await readModel.entries(of: user, household: household) {
             for occurrence in stored.domain.occurrences(from: from, to: to) {

@@ -5,7 +5,7 @@ import HearthRuntime
 import HearthStore
 import Hummingbird
 
-/// `POST /v1/chats`, `POST /v1/chats/{id}/messages`, `GET /v1/chats/{id}/messages`,
+/// `GET /v1/chats`, `POST /v1/chats`, `POST /v1/chats/{id}/messages`, `GET /v1/chats/{id}/messages`,
 /// `POST /v1/chats/{id}/read`. Only a chat's members read or write it; for anyone else the chat
 /// does not exist (404).
 struct ChatRoutes: Sendable {
@@ -74,6 +74,16 @@ struct ChatRoutes: Sendable {
         }
     }
 
+    struct ChatList: ResponseEncodable {
+        var chats: [ChatSummaryView]
+        /// Pass as `before` for the next page (chats with older activity); nil on the last page.
+        var nextBefore: String?
+        enum CodingKeys: String, CodingKey {
+            case chats
+            case nextBefore = "next_before"
+        }
+    }
+
     struct ReadReceipt: ResponseEncodable {
         var chatId: String
         var upTo: String
@@ -86,6 +96,7 @@ struct ChatRoutes: Sendable {
     }
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {
+        routes.get("chats") { request, context in try await chatList(request, context: context) }
         routes.post("chats") { request, context in
             EditedResponse(status: .created, response: try await create(request, context: context))
         }
@@ -101,6 +112,12 @@ struct ChatRoutes: Sendable {
         }
     }
 
+    /// A message's id depends only on chat, author and client_id, so a retry names the same
+    /// message and the projection keeps the first (text and image messages alike).
+    static func messageId(chat: UUID, author: UUID, clientId: String) -> UUID {
+        NameBasedUUID.make(namespace: messageNamespace, name: "\(chat.uuidString.lowercased())/\(author.uuidString.lowercased())/\(clientId)")
+    }
+
     private func chatId(_ context: HearthRequestContext) throws -> UUID {
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.invalid("chat_id", "the chat id in the path must be a UUID")
@@ -111,7 +128,7 @@ struct ChatRoutes: Sendable {
     func create(_ request: Request, context: HearthRequestContext) async throws -> ChatView {
         let user = try context.authenticatedUser()
         let body = try await JSONRequestBody.decode(CreateChatRequest.self, from: request, context: context)
-        guard let householdId = try await membership.household(of: user, for: request) else {
+        guard let householdId = try await membership.household(of: user, for: request, coach: .chat) else {
             throw APIError(.conflict, code: "no_household", message: "create or join a household before starting a chat")
         }
         let title = body.title?.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -124,7 +141,7 @@ struct ChatRoutes: Sendable {
         guard members.count <= 50 else { throw APIError.invalid("member_ids", "a chat has at most 50 members") }
         let known = try await chats.householdUsers(members, of: householdId)
         if let index = members.firstIndex(where: { !known.contains($0) }) {
-            throw APIError.invalid("member_ids[\(index)]", "member_ids[\(index)] is not a user of your household")
+            throw APIError.invalid("member_ids[\(index)]", "member_ids[\(index)] is not a user (or coach) of the household")
         }
         if !members.contains(user) { members.insert(user, at: 0) }
         let event = ChatCreated(chatId: EventIdentity.newId("chat"), householdId: householdId, title: title?.isEmpty == true ? nil : title, memberIds: members, createdBy: user)
@@ -148,10 +165,7 @@ struct ChatRoutes: Sendable {
         guard !clientId.isEmpty, clientId.unicodeScalars.count <= Self.maxClientIdLength else {
             throw APIError.invalid("client_id", "client_id must be 1 to \(Self.maxClientIdLength) characters")
         }
-        // The id depends only on chat, author and client_id, so a retry names the same message
-        // and the projection keeps the first.
-        let messageId = NameBasedUUID.make(
-            namespace: Self.messageNamespace, name: "\(chatId.uuidString.lowercased())/\(user.uuidString.lowercased())/\(clientId)")
+        let messageId = Self.messageId(chat: chatId, author: user, clientId: clientId)
         if let stored = try await chats.message(messageId, in: chatId) {
             return SentMessage(message: stored, position: nil, duplicate: true)
         }
@@ -186,6 +200,31 @@ struct ChatRoutes: Sendable {
         }
         let messages = try await chats.messages(in: chatId, before: before, limit: limit)
         return MessagePage(messages: messages, nextBefore: messages.count == limit ? messages.last?.messageId : nil)
+    }
+
+    /// The caller's chats across their households (or the one `X-Hearth-Household` names), newest
+    /// activity first, each with its last message, unread count and current members.
+    func chatList(_ request: Request, context: HearthRequestContext) async throws -> ChatList {
+        let user = try context.authenticatedUser()
+        let pending = try consistency.pendingRead(in: request, projections: [.chats: [ChatsProjection().name]], writtenBy: "a chat write")
+        let query = request.uri.queryParameters
+        var limit = 20
+        if let text = query.get("limit") {
+            guard let value = Int(text), (1...100).contains(value) else { throw APIError.invalid("limit", "limit must be 1 to 100") }
+            limit = value
+        }
+        var before: UUID?
+        if let text = query.get("before"), !text.isEmpty {
+            guard let id = UUID(uuidString: text) else { throw APIError.invalid("before", "before must be a chat id") }
+            before = id
+        }
+        var household: UUID?
+        if request.headers[MembershipReadModel.householdHeader] != nil {
+            household = try await membership.household(of: user, for: request)
+        }
+        try await consistency.wait(for: pending)
+        let page = try await chats.chats(of: user, household: household, before: before, limit: limit)
+        return ChatList(chats: page, nextBefore: page.count == limit ? page.last?.chatId : nil)
     }
 
     func markRead(_ request: Request, context: HearthRequestContext) async throws -> ReadReceipt {

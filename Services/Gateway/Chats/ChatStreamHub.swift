@@ -7,10 +7,12 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// What a chat stream sends: a new message, or a member's read receipt.
+/// What a chat stream sends: a new message, a member's read receipt, or a typing or presence
+/// signal (`ChatSignals`, never stored).
 enum ChatStreamItem: Sendable, Equatable {
     case message(ChatStreamMessage)
     case read(ChatStreamReceipt)
+    case signal(ChatSignals.Signal)
 }
 
 struct ChatStreamMessage: Sendable, Equatable {
@@ -21,6 +23,16 @@ struct ChatStreamMessage: Sendable, Equatable {
     var text: String
     var clientId: String
     var sentAt: Date
+    var media: ChatMedia? = nil
+}
+
+/// The image a message carries (`chat.media_shared`), as the message rows keep it.
+struct ChatMedia: Sendable, Equatable {
+    var mediaId: UUID
+    var contentType: String
+    var size: Int
+    var width: Int
+    var height: Int
 }
 
 struct ChatStreamReceipt: Sendable, Equatable {
@@ -60,6 +72,11 @@ final class ChatStreamHub: Service, Sendable {
         subscribers.add(chatId.uuidString.lowercased(), bufferingPolicy: .bufferingNewest(1000)).0
     }
 
+    /// A typing or presence signal heard from any gateway, to this gateway's streams of its chat.
+    func deliver(_ signal: ChatSignals.Signal) {
+        for continuation in subscribers.waiting(on: signal.chatId.uuidString.lowercased()) { continuation.yield(.signal(signal)) }
+    }
+
     func run() async throws {
         await follower.run(
             positioned: { [self] in following.store($0, ordering: .releasing) },
@@ -72,7 +89,7 @@ final class ChatStreamHub: Service, Sendable {
         guard let keyBytes = message.key else { return }
         let waiting = subscribers.waiting(on: String(decoding: keyBytes, as: UTF8.self))
         guard !waiting.isEmpty, let hint = EventHeaders.typeHint(of: message),
-              hint.type == ChatMessageSent.eventType || hint.type == ChatRead.eventType,
+              [ChatMessageSent.eventType, ChatMediaShared.eventType, ChatRead.eventType].contains(hint.type),
               let value = await keys.openPatiently(message.value),
               case .event(let decoded)? = try? EventCatalogue.hearth.decode(Data(value), hint: hint)
         else { return }
@@ -83,6 +100,14 @@ final class ChatStreamHub: Service, Sendable {
                 ChatStreamMessage(
                     messageId: sent.messageId, chatId: sent.chatId, authorId: sent.authorId, authorName: sent.authorName, text: sent.text,
                     clientId: sent.clientId, sentAt: decoded.metadata.occurredAt))
+        case let shared as ChatMediaShared:
+            item = .message(
+                ChatStreamMessage(
+                    messageId: shared.messageId, chatId: shared.chatId, authorId: shared.authorId, authorName: shared.authorName,
+                    text: shared.caption, clientId: shared.clientId, sentAt: decoded.metadata.occurredAt,
+                    media: ChatMedia(
+                        mediaId: shared.mediaId, contentType: shared.mediaType, size: shared.mediaSize, width: shared.mediaWidth,
+                        height: shared.mediaHeight)))
         case let read as ChatRead:
             item = .read(ChatStreamReceipt(chatId: read.chatId, userId: read.userId, upTo: read.upTo, readAt: decoded.metadata.occurredAt))
         default:

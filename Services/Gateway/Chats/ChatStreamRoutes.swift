@@ -4,6 +4,7 @@ import HearthRuntime
 import HTTPTypes
 import Hummingbird
 import PostgresNIO
+import ServiceLifecycle
 
 /// `GET /v1/chats/{id}/stream`: server-sent events of one chat, for its members only (anyone
 /// else gets the 404 the other chat routes give).
@@ -12,13 +13,23 @@ import PostgresNIO
 ///   text, client_id, sent_at}` for each new message;
 /// - `event: read` (no id, so a reconnect resumes after the last message), data `{chat_id,
 ///   user_id, up_to, read_at}` for each read receipt;
+/// - `event: typing`, data `{chat_id, user_id, display_name, until}` while another member types
+///   (`POST /v1/chats/{id}/typing`);
+/// - `event: presence`, data `{chat_id, user_id, online}` when another member opens or closes the
+///   chat's stream, and for everyone else watching when the stream opens;
+/// - `event: closed` when the reader stops being a member (they left the household);
 /// - `: heartbeat` comments while idle.
+///
+/// Typing and presence are signals, not events: fanned out through Postgres NOTIFY and never
+/// stored in Kafka (`ChatSignals`).
 ///
 /// With `Last-Event-ID: <message_id>` the stream first sends the messages after that one (at most
 /// `maxReplay`, oldest first), then goes on live; a message that arrives both ways is sent once.
 struct ChatStreamRoutes: Sendable {
     let chats: ChatReadModel
     let hub: ChatStreamHub
+    let signals: ChatSignals
+    let listener: ChatSignalListener
     let heartbeatInterval: Duration
     let streams: OpenStreams
 
@@ -27,11 +38,41 @@ struct ChatStreamRoutes: Sendable {
     static func make(host: ServiceHost, chats: ChatReadModel, heartbeat: Duration, streams: OpenStreams) -> ChatStreamRoutes {
         let hub = ChatStreamHub(bootstrapServers: host.settings.kafkaBootstrap, keys: host.keys, logger: host.logger)
         host.readiness.addCheck("follower:chats") { hub.isFollowing }
-        return ChatStreamRoutes(chats: chats, hub: hub, heartbeatInterval: heartbeat, streams: streams)
+        let signals = ChatSignals(client: host.postgres, logger: host.logger)
+        return ChatStreamRoutes(
+            chats: chats, hub: hub, signals: signals, listener: ChatSignalListener(client: host.postgres, hub: hub, signals: signals, logger: host.logger),
+            heartbeatInterval: heartbeat, streams: streams)
     }
+
+    /// The hub following the chats topic and the listener of typing and presence signals.
+    var services: [any Service] { [hub, listener] }
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {
         routes.get("chats/{id}/stream") { request, context in try await stream(request, context: context) }
+        routes.post("chats/{id}/typing") { request, context in try await typing(request, context: context) }
+    }
+
+    struct Typing: ResponseEncodable {
+        var chatId: String
+        var until: Date
+        enum CodingKeys: String, CodingKey {
+            case chatId = "chat_id"
+            case until
+        }
+    }
+
+    /// `POST /v1/chats/{id}/typing`: the caller is typing; the chat's other streams show it for
+    /// `ChatSignals.typingSeconds` unless repeated. Members only.
+    func typing(_ request: Request, context: HearthRequestContext) async throws -> Typing {
+        let user = try context.authenticatedUser()
+        guard let chatId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            throw APIError.invalid("chat_id", "the chat id in the path must be a UUID")
+        }
+        _ = try await chats.requireMember(user, of: chatId)
+        let until = Timestamp.rounded(Date().addingTimeInterval(TimeInterval(ChatSignals.typingSeconds)))
+        try await signals.send(
+            ChatSignals.Signal(kind: "typing", chatId: chatId, userId: user, displayName: try await chats.displayName(of: user), online: nil, until: until))
+        return Typing(chatId: chatId.uuidString.lowercased(), until: until)
     }
 
     struct ReadData: Encodable {
@@ -67,6 +108,14 @@ struct ChatStreamRoutes: Sendable {
         let live = hub.subscribe(chatId)
         let missed = try await missedMessages(in: chatId, after: resumeAfter)
         let interval = heartbeatInterval
+        // Present while the stream is open, and a little past a heartbeat it missed.
+        let connection = UUID()
+        let presenceTTL = interval * 2 + .seconds(5)
+        try await signals.opened(connection: connection, chat: chatId, user: user, ttl: presenceTTL)
+        let watching = try await signals.watching(chatId)
+        try? await signals.send(ChatSignals.Signal(kind: "presence", chatId: chatId, userId: user, displayName: nil, online: true, until: nil))
+        let signals = self.signals
+        let links = chats.links
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
@@ -75,10 +124,23 @@ struct ChatStreamRoutes: Sendable {
             let encoder = JSONEncoder.hearth()
             encoder.outputFormatting.insert(.sortedKeys)
             var sent = Set<UUID>()
+            defer {
+                // The stream is gone (closed, or the client went away): so is its presence.
+                Task {
+                    let stillWatching = (try? await signals.closed(connection: connection, chat: chatId, user: user)) ?? false
+                    if !stillWatching {
+                        try? await signals.send(ChatSignals.Signal(kind: "presence", chatId: chatId, userId: user, displayName: nil, online: false, until: nil))
+                    }
+                }
+            }
             try await writer.write(ByteBuffer(string: ": connected\n\n"))
+            for watcher in watching.sorted(by: { $0.uuidString < $1.uuidString }) where watcher != user {
+                let presence = ChatSignals.Signal(kind: "presence", chatId: chatId, userId: watcher, displayName: nil, online: true, until: nil)
+                try await writer.write(ByteBuffer(string: try Self.frame(links: links, .signal(presence), encoder: encoder)))
+            }
             for message in missed {
                 sent.insert(message.messageId)
-                try await writer.write(ByteBuffer(string: try Self.frame(.message(message), encoder: encoder)))
+                try await writer.write(ByteBuffer(string: try Self.frame(links: links, .message(message), encoder: encoder)))
             }
             do {
                 try await HeartbeatStream.forEach(live, heartbeat: interval) { item in
@@ -90,13 +152,18 @@ struct ChatStreamRoutes: Sendable {
                             try await writer.write(ByteBuffer(string: "event: closed\ndata: {\"reason\":\"not_a_member\"}\n\n"))
                             throw MembershipEnded()
                         }
+                        try? await signals.refreshed(connection: connection, ttl: presenceTTL)
                         try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                     case .message(let message)?:
                         // A replayed message, or a retried send published twice.
                         guard sent.insert(message.messageId).inserted else { return }
-                        try await writer.write(ByteBuffer(string: try Self.frame(.message(message), encoder: encoder)))
+                        try await writer.write(ByteBuffer(string: try Self.frame(links: links, .message(message), encoder: encoder)))
                     case .read(let receipt)?:
-                        try await writer.write(ByteBuffer(string: try Self.frame(.read(receipt), encoder: encoder)))
+                        try await writer.write(ByteBuffer(string: try Self.frame(links: links, .read(receipt), encoder: encoder)))
+                    case .signal(let signal)?:
+                        // One's own typing and comings and goings are not news to oneself.
+                        guard signal.userId != user else { return }
+                        try await writer.write(ByteBuffer(string: try Self.frame(links: links, .signal(signal), encoder: encoder)))
                     }
                 }
             } catch is MembershipEnded {}
@@ -115,14 +182,18 @@ struct ChatStreamRoutes: Sendable {
         return try await chats.streamMessages(in: chatId, after: messageId, limit: Self.maxReplay)
     }
 
-    static func frame(_ item: ChatStreamItem, encoder: JSONEncoder) throws -> String {
+    static func frame(links: ChatMediaLinks, _ item: ChatStreamItem, encoder: JSONEncoder) throws -> String {
         switch item {
         case .message(let message):
-            let data = String(decoding: try encoder.encode(ChatMessageView(message)), as: UTF8.self)
+            let data = String(decoding: try encoder.encode(ChatMessageView(message, links: links)), as: UTF8.self)
             return "event: message\nid: \(message.messageId.uuidString.lowercased())\ndata: \(data)\n\n"
         case .read(let receipt):
             let data = String(decoding: try encoder.encode(ReadData(receipt)), as: UTF8.self)
             return "event: read\ndata: \(data)\n\n"
+        case .signal(let signal):
+            // Neither has an id: a reconnect resumes after the last message.
+            let data = String(decoding: try encoder.encode(signal), as: UTF8.self)
+            return "event: \(signal.kind == "typing" ? "typing" : "presence")\ndata: \(data)\n\n"
         }
     }
 
@@ -141,14 +212,17 @@ extension ChatReadModel {
     func streamMessages(in chatId: UUID, after messageId: UUID, limit: Int) async throws -> [ChatStreamMessage] {
         let rows = try await client.query(
             """
-            SELECT message_id, chat_id, author_id, author_name, body, client_id, sent_at FROM chat_messages
+            SELECT message_id, chat_id, author_id, author_name, body, client_id, sent_at, media_id, media_type, media_size, media_width, media_height
+            FROM chat_messages
             WHERE chat_id = \(chatId) AND seq > (SELECT seq FROM chat_messages WHERE message_id = \(messageId) AND chat_id = \(chatId))
             ORDER BY seq LIMIT \(limit)
             """, logger: logger)
         var messages: [ChatStreamMessage] = []
-        for try await (id, chat, author, name, body, clientId, sentAt) in rows.decode((UUID, UUID, UUID, String, String, String, Date).self) {
+        for try await row in rows.decode((UUID, UUID, UUID, String, String, String, Date, UUID?, String?, Int?, Int?, Int?).self) {
             messages.append(
-                ChatStreamMessage(messageId: id, chatId: chat, authorId: author, authorName: name, text: body, clientId: clientId, sentAt: sentAt))
+                ChatStreamMessage(
+                    messageId: row.0, chatId: row.1, authorId: row.2, authorName: row.3, text: row.4, clientId: row.5, sentAt: row.6,
+                    media: Self.media(row.7, row.8, row.9, row.10, row.11)))
         }
         return messages
     }

@@ -70,4 +70,5 @@ enum GatewayProjection {
     static let users = "users"
     static let exportRequests = "export_requests"
     static let feedback = "feedback"
+    static let coaching = "coaching"
 }

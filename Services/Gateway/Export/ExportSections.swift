@@ -129,6 +129,17 @@ struct ExportSection: Sendable {
                     FROM run_metrics WHERE run_id IN (SELECT run_id FROM agent_runs WHERE user_id = \($0))) m))::text
             """
         },
+        ExportSection(file: "coaching.json", description: "As a coach: your prospects, your invites and your client households with the scope each gave you.") {
+            """
+            SELECT json_build_object(
+                'prospects', (SELECT coalesce(json_agg(p ORDER BY p.added_at, p.prospect_id), '[]') FROM (
+                    SELECT prospect_id, name, note, household_id, added_at FROM coach_prospects WHERE coach_id = \($0)) p),
+                'invites', (SELECT coalesce(json_agg(i ORDER BY i.expires_at, i.invite_id), '[]') FROM (
+                    SELECT invite_id, prospect_id, expires_at, accepted_household, accepted_at FROM coach_invites WHERE coach_id = \($0)) i),
+                'clients', (SELECT coalesce(json_agg(k ORDER BY k.started_at, k.household_id), '[]') FROM (
+                    SELECT household_id, scope, started_at, ended_at FROM coach_clients WHERE coach_id = \($0)) k))::text
+            """
+        },
     ]
 
     /// What a household's owner exports for the household: its shared data.
@@ -167,6 +178,13 @@ struct ExportSection: Sendable {
                     WHERE m.role = 'child' AND m.household_id = \($0)) c),
                 'settings', (SELECT row_to_json(t) FROM (
                     SELECT allergen_check_ins, check_in_delay_minutes FROM tracking_settings WHERE household_id = \($0)) t))::text
+            """
+        },
+        ExportSection(file: "coaches.json", description: "The coaches the household works with or worked with, and what each could see.") {
+            """
+            SELECT coalesce(json_agg(k ORDER BY k.started_at, k.coach_id), '[]')::text FROM (
+                SELECT c.coach_id, u.display_name, c.scope, c.started_at, c.ended_at FROM coach_clients c
+                LEFT JOIN users u ON u.user_id = c.coach_id WHERE c.household_id = \($0)) k
             """
         },
         ExportSection(file: "profile_facts.json", description: "What the household's chats taught the assistant (allergies, likes, routines), and their status.") {

@@ -14,7 +14,9 @@ struct Membership: Sendable, Equatable {
 
 /// Which households a user belongs to (`user_households`), and the tenancy rules built on it.
 /// A user may belong to several: a route that acts on "the" household takes it from its path or
-/// body, else from the `X-Hearth-Household` header, else it is the user's only one.
+/// body, else from the `X-Hearth-Household` header, else it is the user's only one. A coach is
+/// no member of their clients' households: what they may do in one is the scope its owners gave
+/// (`coach_clients`), checked on every request (`coachScope`).
 struct MembershipReadModel: Sendable {
     let client: PostgresClient
     let logger: Logger
@@ -59,6 +61,34 @@ struct MembershipReadModel: Sendable {
                 field: "X-Hearth-Household")
         }
         return households.first
+    }
+
+    /// What a coach's request needs of a client household's scope.
+    enum CoachNeed: Sendable {
+        case chat, calendarRead, calendarWrite, profile, tracking
+    }
+
+    /// The scope of `coach`'s current relationship with `householdId`; nil when there is none
+    /// (never was, or it ended).
+    func coachScope(_ coach: UUID, in householdId: UUID) async throws -> CoachScope? {
+        let rows = try await client.query(
+            "SELECT scope::text FROM coach_clients WHERE coach_id = \(coach) AND household_id = \(householdId) AND ended_at IS NULL",
+            logger: logger)
+        for try await text in rows.decode(String.self) { return try JSONDecoder().decode(CoachScope.self, from: Data(text.utf8)) }
+        return nil
+    }
+
+    /// As `household(of:for:)`, and for a coach, the client household the header names when its
+    /// scope allows `need`. A household with no relationship, an ended one, or a scope short of
+    /// the need is a 404, as for any household not one's own.
+    func household(of userId: UUID, for request: Request, coach need: CoachNeed) async throws -> UUID? {
+        let households = try await memberships(of: userId).map(\.householdId)
+        let header = request.headers[Self.householdHeader]
+        if let header, let id = UUID(uuidString: header.trimmingCharacters(in: .whitespaces)), !households.contains(id) {
+            guard let scope = try await coachScope(userId, in: id), scope.allows(need) else { throw APIError.notFound("household") }
+            return id
+        }
+        return try Self.select(from: households, header: header)
     }
 
     func role(of userId: UUID, in householdId: UUID) async throws -> HouseholdRole? {

@@ -56,9 +56,22 @@ struct ProfileRoutes: Sendable {
         }
         let pending = try consistency.pendingRead(
             in: request, projections: [.profile: [ProfileFactsProjection().name]], writtenBy: "POST /v1/profile/facts/{id}/confirm|reject")
-        try await membership.requireMember(user, of: householdId)
+        // A member reads it all; a coach only the kinds the owners chose (and the children's
+        // reactions with tracking); anyone else, or a coach given no profile, gets a 404.
+        var coachScope: CoachScope?
+        if try await membership.role(of: user, in: householdId) == nil {
+            guard let scope = try await membership.coachScope(user, in: householdId), scope.allows(.profile) else {
+                throw APIError.notFound("household")
+            }
+            coachScope = scope
+        }
         try await consistency.wait(for: pending)
-        let (facts, constraints, reactions) = try await profile.profile(of: householdId)
+        var (facts, constraints, reactions) = try await profile.profile(of: householdId)
+        if let coachScope {
+            facts = facts.filter { coachScope.profileKinds.contains($0.kind) }
+            constraints = constraints.filter { coachScope.profileKinds.contains($0.kind) }
+            if !coachScope.tracking { reactions = [] }
+        }
         return Profile(householdId: householdId.uuidString.lowercased(), facts: facts, constraints: constraints, childReactions: reactions)
     }
 

@@ -13,7 +13,7 @@ public struct ChatsProjection: Projection {
     /// Every type of the chats topic this projection reads, and only `user.erased` of the users
     /// topic (registrations and profile updates are passed over undecoded).
     public let eventTypes: Set<String>? = [
-        ChatCreated.eventType, ChatMessageSent.eventType, ChatRead.eventType, UserErased.eventType,
+        ChatCreated.eventType, ChatMessageSent.eventType, ChatMediaShared.eventType, ChatRead.eventType, UserErased.eventType,
     ]
 
     public init() {}
@@ -24,8 +24,9 @@ public struct ChatsProjection: Projection {
             case let created as ChatCreated:
                 try await connection.query(
                     """
-                    INSERT INTO chats (chat_id, household_id, title, created_by, created_at)
-                    VALUES (\(created.chatId), \(created.householdId), \(created.title), \(created.createdBy), \(event.metadata.occurredAt))
+                    INSERT INTO chats (chat_id, household_id, title, created_by, created_at, last_activity_at)
+                    VALUES (\(created.chatId), \(created.householdId), \(created.title), \(created.createdBy), \(event.metadata.occurredAt),
+                            \(event.metadata.occurredAt))
                     ON CONFLICT (chat_id) DO NOTHING
                     """, logger: logger)
                 for member in Set(created.memberIds + [created.createdBy]) {
@@ -40,6 +41,27 @@ public struct ChatsProjection: Projection {
                     VALUES (\(sent.messageId), \(sent.chatId), \(sent.householdId), \(sent.authorId), \(sent.authorName), \(sent.text),
                             \(sent.clientId), \(event.position.offset), \(event.metadata.occurredAt))
                     ON CONFLICT (message_id) DO NOTHING
+                    """, logger: logger)
+                // The chat's newest activity, for the chat list; a message seen again changes nothing.
+                try await connection.query(
+                    """
+                    UPDATE chats SET last_seq = \(event.position.offset), last_activity_at = \(event.metadata.occurredAt)
+                    WHERE chat_id = \(sent.chatId) AND (last_seq IS NULL OR last_seq < \(event.position.offset))
+                    """, logger: logger)
+            case let shared as ChatMediaShared:
+                try await connection.query(
+                    """
+                    INSERT INTO chat_messages (message_id, chat_id, household_id, author_id, author_name, body, client_id, seq, sent_at,
+                                               media_id, media_type, media_size, media_width, media_height)
+                    VALUES (\(shared.messageId), \(shared.chatId), \(shared.householdId), \(shared.authorId), \(shared.authorName), \(shared.caption),
+                            \(shared.clientId), \(event.position.offset), \(event.metadata.occurredAt),
+                            \(shared.mediaId), \(shared.mediaType), \(shared.mediaSize), \(shared.mediaWidth), \(shared.mediaHeight))
+                    ON CONFLICT (message_id) DO NOTHING
+                    """, logger: logger)
+                try await connection.query(
+                    """
+                    UPDATE chats SET last_seq = \(event.position.offset), last_activity_at = \(event.metadata.occurredAt)
+                    WHERE chat_id = \(shared.chatId) AND (last_seq IS NULL OR last_seq < \(event.position.offset))
                     """, logger: logger)
             case let read as ChatRead:
                 // Read receipts only move forward: an older up_to arriving late changes nothing.
@@ -77,13 +99,17 @@ public struct ChatsProjection: Projection {
                 WHERE chat_id IN (SELECT chat_id FROM chats WHERE household_id = ANY(\(erased.householdIds)))
                 """, logger: logger)
             try await connection.query("DELETE FROM chats WHERE household_id = ANY(\(erased.householdIds))", logger: logger)
+            try await connection.query("DELETE FROM chat_media WHERE household_id = ANY(\(erased.householdIds))", logger: logger)
         }
+        // Their images go with their words (the bytes are not in any event to replay).
+        try await connection.query("DELETE FROM chat_media WHERE uploaded_by = \(erased.userId)", logger: logger)
         try await connection.query("DELETE FROM chat_members WHERE user_id = \(erased.userId)", logger: logger)
         // Rows already anonymised (a redelivered erasure) are not rewritten.
         try await connection.query(
             """
-            UPDATE chat_messages SET author_name = 'deleted user', body = ''
-            WHERE author_id = \(erased.userId) AND (author_name <> 'deleted user' OR body <> '')
+            UPDATE chat_messages SET author_name = 'deleted user', body = '', media_id = NULL, media_type = NULL, media_size = NULL,
+                media_width = NULL, media_height = NULL
+            WHERE author_id = \(erased.userId) AND (author_name <> 'deleted user' OR body <> '' OR media_id IS NOT NULL)
             """, logger: logger)
     }
 }

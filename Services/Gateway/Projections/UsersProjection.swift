@@ -23,15 +23,17 @@ public struct UsersProjection: Projection {
             let occurredAt = event.metadata.occurredAt
             let eventId = event.metadata.id
             switch event.payload {
-            case let registered as UserRegistered:
+            case let registered as UserRegisteredV2:
                 // A repeated registration (two first sign-ins racing) fills gaps but never
                 // overwrites what a later profile update set.
                 try await connection.query(
                     """
-                    INSERT INTO users (user_id, provider, subject, display_name, registered_at, updated_at, last_event_id)
+                    INSERT INTO users (user_id, provider, subject, display_name, role, registered_at, updated_at, last_event_id)
                     VALUES (\(registered.userId), \(registered.provider), \(registered.subject), \(registered.displayName),
-                            \(occurredAt), \(occurredAt), \(eventId))
+                            \(registered.role), \(occurredAt), \(occurredAt), \(eventId))
                     ON CONFLICT (user_id) DO UPDATE SET
+                        -- The role is the first registration's; an account erased and made again chooses anew.
+                        role = CASE WHEN users.erased_at IS NULL THEN users.role ELSE EXCLUDED.role END,
                         provider = COALESCE(users.provider, EXCLUDED.provider),
                         subject = COALESCE(users.subject, EXCLUDED.subject),
                         display_name = COALESCE(users.display_name, EXCLUDED.display_name),

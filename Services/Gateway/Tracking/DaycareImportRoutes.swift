@@ -49,7 +49,7 @@ struct DaycareImportRoutes: Sendable {
             day = parsed
         }
         let filename = request.uri.queryParameters.get("filename").map { String($0.prefix(200)) }
-        let body = try await TrackingPhotoRoutes.body(request)
+        let body = try await ImageUpload.body(request)
         let format = try Self.format(of: body, contentType: request.headers[.contentType], filename: filename)
         let text = try await self.text(of: body, format: format)
         let reading = try await reader.read(text, format: format == .csv ? .csv : format == .json ? .json : .text, householdId: child.householdId)

@@ -54,22 +54,10 @@ struct TrackingPhotoRoutes: Sendable {
         if let caption, caption.count > TrackingLogInput.maxTextLength {
             throw APIError.invalid("caption", "caption must be at most \(TrackingLogInput.maxTextLength) characters")
         }
-        let image = try await Self.body(request)
-        let format: PhotoFormat
-        do {
-            format = try PhotoFormat.sniff(image)
-        } catch .heic {
-            throw APIError(.unsupportedMediaType, code: "unsupported_photo", message: "HEIC/HEIF photos are not accepted: send a JPEG or PNG", field: "body")
-        } catch {
-            throw APIError(.unsupportedMediaType, code: "unsupported_photo", message: "a photo must be a JPEG or PNG image", field: "body")
-        }
-        let thumbnail: Data
-        do {
-            thumbnail = try await thumbnailer.thumbnail(of: image, fileExtension: format.fileExtension)
-        } catch PhotoThumbnailer.Failure.unreadable(let reason) {
-            logger.info("photo refused: unreadable image", metadata: ["reason": "\(reason.prefix(200))", "request_id": "\(context.requestId)"])
-            throw APIError.invalid("body", "the image could not be read (damaged or not really a \(format == .jpeg ? "JPEG" : "PNG"))")
-        }
+        let upload = try await ImageUpload.read(request)
+        let image = upload.bytes
+        let format = upload.format
+        let thumbnail = try await upload.thumbnail(with: thumbnailer)
         let logId = TrackingLogRoutes.logId(child: child.childId, clientId: clientId)
         let digest = SHA256.hash(data: image).map { String(format: "%02x", $0) }.joined()
         try await client.query(
@@ -134,14 +122,4 @@ struct TrackingPhotoRoutes: Sendable {
         return ["image_url": .string(base + "/image"), "thumbnail_url": .string(base + "/thumbnail")]
     }
 
-    /// The image, refused with 413 past 10 MB (read no further than that).
-    static func body(_ request: Request) async throws -> Data {
-        do {
-            let buffer = try await request.body.collect(upTo: PhotoFormat.maxBytes)
-            guard buffer.readableBytes > 0 else { throw APIError.invalid("body", "the body must be the photo (a JPEG or PNG image)") }
-            return Data(buffer: buffer)
-        } catch is NIOTooManyBytesError {
-            throw APIError(.contentTooLarge, code: "photo_too_large", message: "a photo must be at most 10 MB", field: "body")
-        }
-    }
 }

@@ -6,6 +6,8 @@ import PostgresNIO
 struct UserView: Encodable, Sendable {
     @LowercaseID var userId: UUID
     var provider: String?
+    /// `member` or `coach`, chosen at sign-up.
+    var role: String?
     var displayName: String?
     var locale: String?
     var timeZone: String?
@@ -21,7 +23,7 @@ struct UserView: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case userId = "user_id"
-        case provider
+        case provider, role
         case displayName = "display_name"
         case locale
         case timeZone = "time_zone"
@@ -64,14 +66,14 @@ struct UserReadModel: Sendable {
         let rows = try await client.query(
             """
             SELECT u.user_id, u.provider, u.display_name, u.locale, u.time_zone, \(unescaped: Self.membershipsColumn), u.registered_at,
-                   u.deletion_requested_at, u.erase_after
+                   u.deletion_requested_at, u.erase_after, u.role
             FROM users u
             WHERE u.user_id = \(id) AND u.erased_at IS NULL
             """, logger: logger)
-        for try await row in rows.decode((UUID, String?, String?, String?, String?, String?, Date, Date?, Date?).self) {
+        for try await row in rows.decode((UUID, String?, String?, String?, String?, String?, Date, Date?, Date?, String).self) {
             let memberships = try Self.memberships(row.5)
             return UserView(
-                userId: row.0, provider: row.1, displayName: row.2, locale: row.3, timeZone: row.4,
+                userId: row.0, provider: row.1, role: row.9, displayName: row.2, locale: row.3, timeZone: row.4,
                 householdId: memberships.count == 1 ? memberships[0].householdId : nil, memberships: memberships, registeredAt: row.6,
                 deletion: row.7.map { PendingDeletion(requestedAt: $0, eraseAfter: row.8, erasedAt: nil) })
         }
@@ -88,6 +90,13 @@ struct UserReadModel: Sendable {
         return nil
     }
 
+    /// The account's role (`member` or `coach`) once it is registered; nil before.
+    func role(of id: UUID) async throws -> String? {
+        let rows = try await client.query("SELECT role FROM users WHERE user_id = \(id) AND provider IS NOT NULL", logger: logger)
+        for try await role in rows.decode(String.self) { return role }
+        return nil
+    }
+
     func exists(_ id: UUID) async throws -> Bool {
         let rows = try await client.query("SELECT 1::int FROM users WHERE user_id = \(id) AND provider IS NOT NULL", logger: logger)
         for try await _ in rows.decode(Int.self) { return true }
@@ -98,17 +107,17 @@ struct UserReadModel: Sendable {
     func list(limit: Int, offset: Int) async throws -> [UserView] {
         let rows = try await client.query(
             """
-            SELECT u.user_id, u.provider, u.display_name, u.locale, u.time_zone, \(unescaped: Self.membershipsColumn), u.registered_at
+            SELECT u.user_id, u.provider, u.display_name, u.locale, u.time_zone, \(unescaped: Self.membershipsColumn), u.registered_at, u.role
             FROM users u
             WHERE u.erased_at IS NULL
             ORDER BY u.registered_at, u.user_id LIMIT \(limit) OFFSET \(offset)
             """, logger: logger)
         var users: [UserView] = []
-        for try await row in rows.decode((UUID, String?, String?, String?, String?, String?, Date).self) {
+        for try await row in rows.decode((UUID, String?, String?, String?, String?, String?, Date, String).self) {
             let memberships = try Self.memberships(row.5)
             users.append(
                 UserView(
-                    userId: row.0, provider: row.1, displayName: row.2, locale: row.3, timeZone: row.4,
+                    userId: row.0, provider: row.1, role: row.7, displayName: row.2, locale: row.3, timeZone: row.4,
                     householdId: memberships.count == 1 ? memberships[0].householdId : nil, memberships: memberships,
                     registeredAt: row.6, deletion: nil))
         }

@@ -93,6 +93,6 @@ struct UserRoutes: Sendable {
 
 extension UserView: ResponseEncodable {
     init(userId: UUID, householdId: UUID? = nil) {
-        self.init(userId: userId, provider: nil, displayName: nil, locale: nil, timeZone: nil, householdId: householdId, registeredAt: nil, deletion: nil)
+        self.init(userId: userId, provider: nil, role: nil, displayName: nil, locale: nil, timeZone: nil, householdId: householdId, registeredAt: nil, deletion: nil)
     }
 }

@@ -78,9 +78,10 @@ struct DeliveryChannels: Sendable {
             guard let apns, let apnsTopic else { return .failed("apns is not configured") }
             var custom = ["reminder_id": reminder.reminderId.uuidString.lowercased(), "notification_id": notificationId.uuidString.lowercased()]
             if let member = reminder.memberId { custom["member_id"] = member.uuidString.lowercased() }
+            if let chat = reminder.chatId { custom["chat_id"] = chat.uuidString.lowercased() }
             var payload = APNsPayload(
                 title: reminder.title, body: reminder.body, badge: badge > 0 ? badge : nil, sound: "default",
-                threadId: reminder.householdId?.uuidString.lowercased() ?? "reminders", category: Self.category(of: reminder), custom: custom)
+                threadId: reminder.chatId?.uuidString.lowercased() ?? reminder.householdId?.uuidString.lowercased() ?? "reminders", category: Self.category(of: reminder), custom: custom)
             if reminder.silent {
                 // The badge alone, nothing shown or heard: the user asked for badge-only pushes.
                 payload = APNsPayload.silent(badge: max(badge, 1), custom: custom)

@@ -30,6 +30,8 @@ struct ReminderRecord: Sendable {
     var source: String
     /// The household member it is about (a tracked child), when there is one.
     var memberId: UUID? = nil
+    /// The chat a new-message push is about.
+    var chatId: UUID? = nil
     /// Only the badge, nothing shown: set by the dispatcher for the wellbeing space's pushes from
     /// the user's settings when it sends.
     var silent: Bool = false
@@ -171,17 +173,46 @@ struct DispatchStore: Sendable {
     func reminder(_ id: UUID) async throws -> ReminderRecord? {
         let rows = try await client.query(
             """
-            SELECT reminder_id, user_id, household_id, title, body, due_at, urgent, channels, status, source, member_id
+            SELECT reminder_id, user_id, household_id, title, body, due_at, urgent, channels, status, source, member_id, chat_id
             FROM reminders WHERE reminder_id = \(id)
             """, logger: logger)
-        for try await (reminderId, userId, householdId, title, body, dueAt, urgent, channels, status, source, memberId)
-            in rows.decode((UUID, UUID, UUID?, String, String?, Date, Bool, [String]?, String, String, UUID?).self)
+        for try await (reminderId, userId, householdId, title, body, dueAt, urgent, channels, status, source, memberId, chatId)
+            in rows.decode((UUID, UUID, UUID?, String, String?, Date, Bool, [String]?, String, String, UUID?, UUID?).self)
         {
             return ReminderRecord(
                 reminderId: reminderId, userId: userId, householdId: householdId, title: title, body: body, dueAt: dueAt,
-                urgent: urgent, channels: channels, status: status, source: source, memberId: memberId)
+                urgent: urgent, channels: channels, status: status, source: source, memberId: memberId, chatId: chatId)
         }
         return nil
+    }
+
+    /// Whether a new-message push should still go to its recipient: they may read the chat's
+    /// household's chats (the gateway's `household_chat_access`: its users and current coaches)
+    /// and are not watching the chat on an open stream (`chat_stream_presence`, kept by the
+    /// gateways while streams are open).
+    func chatPushWanted(user: UUID, chat: UUID, household: UUID?) async throws -> Bool {
+        let rows = try await client.query(
+            """
+            SELECT EXISTS (SELECT 1 FROM household_chat_access WHERE user_id = \(user) AND household_id = \(household))
+               AND NOT EXISTS (SELECT 1 FROM chat_stream_presence WHERE user_id = \(user) AND chat_id = \(chat) AND expires_at > now())
+            """, logger: logger)
+        for try await wanted in rows.decode(Bool.self) { return wanted }
+        return false
+    }
+
+    /// The user's unread chat messages (not their own) in the chats they may still read: the
+    /// badge a new-message push carries.
+    func unreadChatMessages(_ user: UUID) async throws -> Int {
+        let rows = try await client.query(
+            """
+            SELECT count(*)::bigint FROM chat_members cm
+            JOIN chats c ON c.chat_id = cm.chat_id
+            JOIN household_chat_access a ON a.user_id = cm.user_id AND a.household_id = c.household_id
+            JOIN chat_messages m ON m.chat_id = cm.chat_id AND m.seq > COALESCE(cm.read_up_to_seq, -1) AND m.author_id <> cm.user_id
+            WHERE cm.user_id = \(user)
+            """, logger: logger)
+        for try await count in rows.decode(Int64.self) { return Int(count) }
+        return 0
     }
 
     /// The user's wellbeing delivery window, when they set one (else the default 08:00–21:00 in

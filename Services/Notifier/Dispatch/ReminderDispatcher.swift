@@ -78,6 +78,12 @@ struct ReminderDispatcher: Service {
                 try await store.requeue(claim)
                 return
             }
+            if reminder.source == ChatPushPlanner.source, let chat = reminder.chatId,
+               try await !store.chatPushWanted(user: reminder.userId, chat: chat, household: reminder.householdId) {
+                // Watching the chat already, or no longer in its household: no push.
+                try await store.finishClaim(claim, state: "cancelled")
+                return
+            }
             let user = try await store.userContext(reminder.userId)
             let now = Date()
             let latenessMs: Int64
@@ -107,8 +113,10 @@ struct ReminderDispatcher: Service {
             let settled = try await store.settledTargets(reminder.reminderId, dueAt: claim.dueAt)
             var retryAfter: TimeInterval?
             let pending = channels.targets(for: reminder, user: user).filter { !settled.contains($0.settledKey) }
-            // The badge counts this notification too when it is about to land in the inbox.
-            let badge = user.unreadInbox + (pending.contains { $0.channel == "inbox" } ? 1 : 0)
+            // The badge counts this notification too when it is about to land in the inbox; a
+            // new-message push shows the unread messages with it.
+            var badge = user.unreadInbox + (pending.contains { $0.channel == "inbox" } ? 1 : 0)
+            if reminder.source == ChatPushPlanner.source { badge += try await store.unreadChatMessages(reminder.userId) }
             for target in pending {
                 guard try await store.renewLease(claim, lease: settings.lease) else {
                     logger.warning("lease lost mid-delivery, leaving the rest to the new holder", metadata: ["reminder_id": "\(key)"])

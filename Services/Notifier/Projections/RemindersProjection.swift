@@ -8,7 +8,8 @@ import PostgresNIO
 /// `reminders`, from `reminder.requested` / `reminder.cancelled` (reminders topic),
 /// `chore.scheduled` (chores topic), and the reminders baby tracking plans (tracking topic, with
 /// the children's names from the households topic: `TrackingReminderPlanner`), and the wellbeing
-/// space's silent pushes within the user's delivery window (wellbeing topic: `WellbeingPushPlanner`). One row per reminder id; a chore occurrence's reminder has
+/// space's silent pushes within the user's delivery window (wellbeing topic: `WellbeingPushPlanner`),
+/// and a push per chat for new messages (chats topic: `ChatPushPlanner`). One row per reminder id; a chore occurrence's reminder has
 /// the occurrence's id, so a rescheduled occurrence moves its reminder instead of adding one.
 ///
 /// The dispatcher reads this table and keeps its own state beside it (`reminder_dispatch`): a
@@ -20,15 +21,16 @@ import PostgresNIO
 /// history topic by topic in this order, so the account events land after the reminders.
 public struct RemindersProjection: Projection {
     public let name = "reminders"
-    public let topics: [Topic] = [.reminders, .chores, .households, .tracking, .wellbeing, .users]
-    public let tables = ["reminders"] + TrackingReminderPlanner.tables + WellbeingPushPlanner.tables
+    public let topics: [Topic] = [.reminders, .chores, .households, .tracking, .wellbeing, .chats, .users]
+    public let tables = ["reminders"] + TrackingReminderPlanner.tables + WellbeingPushPlanner.tables + ChatPushPlanner.tables
     /// Of the chores, households, tracking and users topics only these matter.
     public let eventTypes: Set<String>? = Set([
         ReminderRequested.eventType, ReminderCancelled.eventType, ChoreScheduled.eventType,
         UserDeletionRequested.eventType, UserErased.eventType,
-    ]).union(TrackingReminderPlanner.eventTypes).union(WellbeingPushPlanner.eventTypes)
+    ]).union(TrackingReminderPlanner.eventTypes).union(WellbeingPushPlanner.eventTypes).union(ChatPushPlanner.eventTypes)
     private let tracking = TrackingReminderPlanner()
     private let wellbeing = WellbeingPushPlanner()
+    private let chats = ChatPushPlanner()
 
     public init() {}
 
@@ -79,8 +81,10 @@ public struct RemindersProjection: Projection {
                 try await erase(erased, on: connection, logger: logger)
                 try await tracking.erase(erased, on: connection, logger: logger)
                 try await wellbeing.erase(erased, on: connection, logger: logger)
+                try await chats.erase(erased, on: connection, logger: logger)
             default:
                 if try await wellbeing.apply(event, on: connection, logger: logger) { continue }
+                if try await chats.apply(event, on: connection, logger: logger) { continue }
                 _ = try await tracking.apply(event, on: connection, logger: logger)
             }
         }

@@ -81,6 +81,78 @@ public struct ChatMessageSent: EventPayload {
     }
 }
 
+/// `chat.media_shared` v1: a message carrying an image (JPEG or PNG, stored by the gateway in
+/// `chat_media` before this is published: the event names it by id and SHA-256, never the bytes),
+/// with an optional caption. The message id is derived like a text message's, from chat, author
+/// and `client_id`.
+public struct ChatMediaShared: EventPayload {
+    public static let eventType = "chat.media_shared"
+    public static let version = 1
+    public static let topic = Topic.chats
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "author_name": .user("author_id", erased: .string("deleted user")),
+            "caption": .user("author_id", erased: .string("")),
+        ],
+        notPersonal: [
+            "message_id", "chat_id", "household_id", "author_id", "client_id", "media_id", "media_type", "media_size", "media_width",
+            "media_height", "sha256",
+        ])
+
+    public var messageId: UUID
+    public var chatId: UUID
+    public var householdId: UUID
+    public var authorId: UUID
+    public var authorName: String
+    public var caption: String
+    public var clientId: String
+    public var mediaId: UUID
+    /// `image/jpeg` or `image/png`.
+    public var mediaType: String
+    /// Bytes of the original.
+    public var mediaSize: Int
+    public var mediaWidth: Int
+    public var mediaHeight: Int
+    public var sha256: String
+
+    public var aggregateKey: String { chatId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case messageId = "message_id"
+        case chatId = "chat_id"
+        case householdId = "household_id"
+        case authorId = "author_id"
+        case authorName = "author_name"
+        case caption
+        case clientId = "client_id"
+        case mediaId = "media_id"
+        case mediaType = "media_type"
+        case mediaSize = "media_size"
+        case mediaWidth = "media_width"
+        case mediaHeight = "media_height"
+        case sha256
+    }
+
+    public init(
+        messageId: UUID, chatId: UUID, householdId: UUID, authorId: UUID, authorName: String, caption: String, clientId: String, mediaId: UUID,
+        mediaType: String, mediaSize: Int, mediaWidth: Int, mediaHeight: Int, sha256: String
+    ) {
+        self.messageId = messageId
+        self.chatId = chatId
+        self.householdId = householdId
+        self.authorId = authorId
+        self.authorName = authorName
+        self.caption = caption
+        self.clientId = clientId
+        self.mediaId = mediaId
+        self.mediaType = mediaType
+        self.mediaSize = mediaSize
+        self.mediaWidth = mediaWidth
+        self.mediaHeight = mediaHeight
+        self.sha256 = sha256
+    }
+}
+
 /// `chat.read` v1: a member has read a chat up to and including a message.
 public struct ChatRead: EventPayload {
     public static let eventType = "chat.read"

@@ -34,6 +34,50 @@ public struct UserRegistered: EventPayload {
     }
 }
 
+/// `user.registered` v2: v1 plus the account's `role`, chosen at sign-up and never changed by the
+/// user: `member` (of households) or `coach` (a professional families work with).
+public struct UserRegisteredV2: EventPayload {
+    public static let eventType = UserRegistered.eventType
+    public static let version = 2
+    public static let topic = Topic.users
+    public static let privacy = PayloadPrivacy(
+        personal: ["subject": .user("user_id"), "display_name": .user("user_id")],
+        notPersonal: ["user_id", "provider", "role"])
+
+    public static let roles = ["member", "coach"]
+
+    public var userId: UUID
+    /// `apple`, `device` or `dev`.
+    public var provider: String
+    public var subject: String?
+    public var displayName: String?
+    public var role: String
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case provider, subject
+        case displayName = "display_name"
+        case role
+    }
+
+    public init(userId: UUID, provider: String, subject: String?, displayName: String?, role: String) {
+        self.userId = userId
+        self.provider = provider
+        self.subject = subject
+        self.displayName = displayName
+        self.role = role
+    }
+
+    /// v1 → v2: everyone who signed up before coaches existed is a member.
+    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1) { payload in
+        guard case .object(var fields) = payload else { return payload }
+        if fields["role"] == nil { fields["role"] = .string("member") }
+        return .object(fields)
+    }
+}
+
 /// `user.profile_updated` v1: the fields that are present replace the stored ones; absent fields
 /// stay as they were.
 public struct UserProfileUpdated: EventPayload {

@@ -96,16 +96,42 @@ enum TrackingTime {
 
 /// Test images made by libvips' own tools (installed by `make setup`), so they are real files.
 enum TrackingImages {
-    static func make(_ name: String) throws -> Data {
+    /// A black image of the given size, in the format `name`'s extension says.
+    static func make(_ name: String, width: Int = 64, height: Int = 48) throws -> Data {
+        try inScratch { directory in
+            let file = directory.appendingPathComponent(name)
+            _ = try run(["vips", "black", file.path, "\(width)", "\(height)"])
+            return try Data(contentsOf: file)
+        }
+    }
+
+    /// The pixel size libvips reads in `image` (a JPEG or PNG).
+    static func size(of image: Data) throws -> (width: Int, height: Int) {
+        try inScratch { directory in
+            let file = directory.appendingPathComponent(image.starts(with: [0x89, 0x50]) ? "image.png" : "image.jpg")
+            try image.write(to: file)
+            let width = Int(try run(["vipsheader", "-f", "width", file.path]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            let height = Int(try run(["vipsheader", "-f", "height", file.path]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            return (width, height)
+        }
+    }
+
+    private static func inScratch<T>(_ body: (URL) throws -> T) throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hearth-images-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent(name)
+        return try body(directory)
+    }
+
+    private static func run(_ arguments: [String]) throws -> String {
         let process = Process()
+        let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["vips", "black", file.path, "64", "48"]
+        process.arguments = arguments
+        process.standardOutput = output
         try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return try Data(contentsOf: file)
+        return String(decoding: data, as: UTF8.self)
     }
 }

@@ -3,10 +3,12 @@ import HearthRuntime
 
 /// Makes a photo's thumbnail with libvips' `vipsthumbnail` (Debian `libvips-tools`, installed by
 /// `make setup`): it decodes JPEG and PNG, honours the EXIF orientation, and never holds more of a
-/// large image in memory than the thumbnail needs.
+/// large image in memory than the thumbnail needs. Tracking photos get one that fits in a 320 px
+/// square; chat images a square of exactly 200 px, cropped around the centre (`crop`).
 struct PhotoThumbnailer: Sendable {
     var executable = "vipsthumbnail"
     var size = 320
+    var crop = false
     var runner = ToolRunner()
 
     enum Failure: Error {
@@ -17,7 +19,8 @@ struct PhotoThumbnailer: Sendable {
     func thumbnail(of image: Data, fileExtension: String) async throws -> Data {
         do {
             let result = try await runner.run(
-                executable, ["{in}", "--size", "\(size)x\(size)", "-o", "{out}[Q=80,strip]"], input: image, inputExtension: fileExtension,
+                executable, ["{in}", "--size", "\(size)x\(size)"] + (crop ? ["--smartcrop", "centre"] : []) + ["-o", "{out}[Q=80,strip]"],
+                input: image, inputExtension: fileExtension,
                 outputExtension: "jpg")
             guard let thumbnail = result.output, !thumbnail.isEmpty else { throw Failure.unreadable("no thumbnail was written") }
             return thumbnail

@@ -1,0 +1,133 @@
+import Foundation
+import HearthEvents
+import Logging
+import PostgresNIO
+
+/// A client household as its coach's roster shows it.
+struct CoachClientView: Encodable, Sendable {
+    @LowercaseID var householdId: UUID
+    var householdName: String?
+    var scope: CoachScope
+    var startedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case householdId = "household_id"
+        case householdName = "household_name"
+        case scope
+        case startedAt = "started_at"
+    }
+}
+
+/// A prospect: `status` is `prospect`, or `client` once their household accepted.
+struct CoachProspectView: Encodable, Sendable {
+    @LowercaseID var prospectId: UUID
+    var name: String
+    var note: String?
+    @OptionalLowercaseID var householdId: UUID?
+    var status: String
+    var addedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case prospectId = "prospect_id"
+        case name, note
+        case householdId = "household_id"
+        case status
+        case addedAt = "added_at"
+    }
+}
+
+/// A coach as a client household sees them.
+struct HouseholdCoachView: Encodable, Sendable {
+    @LowercaseID var coachId: UUID
+    var displayName: String?
+    var scope: CoachScope
+    var startedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case coachId = "coach_id"
+        case displayName = "display_name"
+        case scope
+        case startedAt = "started_at"
+    }
+}
+
+/// A coach's invite as `coach_invites` holds it.
+struct StoredCoachInvite: Sendable {
+    var inviteId: UUID
+    var coachId: UUID
+    var prospectId: UUID?
+    var expiresAt: Date
+    var acceptedHousehold: UUID?
+}
+
+/// Reads of the `coaching` projection's tables.
+struct CoachingReadModel: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    func invite(_ code: String) async throws -> StoredCoachInvite? {
+        let rows = try await client.query(
+            "SELECT invite_id, coach_id, prospect_id, expires_at, accepted_household FROM coach_invites WHERE code = \(code)", logger: logger)
+        for try await (id, coach, prospect, expires, accepted) in rows.decode((UUID, UUID, UUID?, Date, UUID?).self) {
+            return StoredCoachInvite(inviteId: id, coachId: coach, prospectId: prospect, expiresAt: expires, acceptedHousehold: accepted)
+        }
+        return nil
+    }
+
+    /// The coach's current clients, longest-standing first.
+    func clients(of coach: UUID) async throws -> [CoachClientView] {
+        let rows = try await client.query(
+            """
+            SELECT k.household_id, h.name, k.scope::text, k.started_at FROM coach_clients k
+            LEFT JOIN households h ON h.household_id = k.household_id
+            WHERE k.coach_id = \(coach) AND k.ended_at IS NULL ORDER BY k.started_at, k.household_id
+            """, logger: logger)
+        var clients: [CoachClientView] = []
+        for try await (household, name, scope, started) in rows.decode((UUID, String?, String, Date).self) {
+            clients.append(
+                CoachClientView(householdId: household, householdName: name, scope: try Self.scope(scope), startedAt: started))
+        }
+        return clients
+    }
+
+    func prospects(of coach: UUID) async throws -> [CoachProspectView] {
+        let rows = try await client.query(
+            """
+            SELECT prospect_id, name, note, household_id, added_at FROM coach_prospects
+            WHERE coach_id = \(coach) ORDER BY added_at, prospect_id
+            """, logger: logger)
+        var prospects: [CoachProspectView] = []
+        for try await (id, name, note, household, added) in rows.decode((UUID, String, String?, UUID?, Date).self) {
+            prospects.append(
+                CoachProspectView(
+                    prospectId: id, name: name, note: note, householdId: household, status: household == nil ? "prospect" : "client", addedAt: added))
+        }
+        return prospects
+    }
+
+    func prospectBelongs(_ prospect: UUID, to coach: UUID) async throws -> Bool {
+        let rows = try await client.query(
+            "SELECT 1::int FROM coach_prospects WHERE prospect_id = \(prospect) AND coach_id = \(coach)", logger: logger)
+        for try await _ in rows.decode(Int.self) { return true }
+        return false
+    }
+
+    /// The coaches a household works with now.
+    func coaches(of household: UUID) async throws -> [HouseholdCoachView] {
+        let rows = try await client.query(
+            """
+            SELECT k.coach_id, u.display_name, k.scope::text, k.started_at FROM coach_clients k
+            LEFT JOIN users u ON u.user_id = k.coach_id
+            WHERE k.household_id = \(household) AND k.ended_at IS NULL ORDER BY k.started_at, k.coach_id
+            """, logger: logger)
+        var coaches: [HouseholdCoachView] = []
+        for try await (coach, name, scope, started) in rows.decode((UUID, String?, String, Date).self) {
+            coaches.append(HouseholdCoachView(coachId: coach, displayName: name, scope: try Self.scope(scope), startedAt: started))
+        }
+        return coaches
+    }
+
+    static func scope(_ json: String) throws -> CoachScope {
+        try JSONDecoder().decode(CoachScope.self, from: Data(json.utf8))
+    }
+}
