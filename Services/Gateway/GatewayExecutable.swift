@@ -28,6 +28,7 @@ public enum GatewayReadModels {
     public static func projections() -> [any Projection] {
         [HouseholdsProjection(), EventLogProjection(), UsersProjection(), HouseholdMembersProjection(), FeedbackProjection(),
          CalendarEntriesProjection(), CalendarFeedsProjection(), ChatsProjection(), ProfileFactsProjection(), AssistantActionsProjection(),
-         ExportRequestsProjection(), TrackingLogsProjection(), WellbeingProjection(), CoachingProjection()]
+         ExportRequestsProjection(), TrackingLogsProjection(), WellbeingProjection(), CoachingProjection(),
+         AssistantTurnsProjection()]
     }
 }

@@ -51,7 +51,7 @@ public struct ChatMessageSearch: Sendable {
                 FROM chat_message_embeddings
                 WHERE model = \(model) AND chat_id IN (
                     SELECT cm.chat_id FROM chat_members cm JOIN chats c ON c.chat_id = cm.chat_id
-                    JOIN household_chat_access a ON a.household_id = c.household_id AND a.user_id = cm.user_id
+                    JOIN household_chat_access() a ON a.household_id = c.household_id AND a.user_id = cm.user_id
                     WHERE cm.user_id = \(user))
                 ORDER BY embedding <=> \(vector)::real[]::vector, message_id LIMIT \(limit)
                 """

@@ -23,7 +23,7 @@ struct AssistantFlow: Sendable {
     let actionLifetime: TimeInterval
 
     func run(
-        _ request: AssistantMessageRequested, text: String, tools: FlowTools, emitter: RunEmitter, usage: inout ModelUsage
+        _ request: AssistantMessageRequestedV2, text: String, tools: FlowTools, emitter: RunEmitter, usage: inout ModelUsage
     ) async throws -> JSONValue {
         let question = try tools.safety.precheck(goal: text, domain: Self.mode, childAges: [])
         let conversation = JSONValue.string(request.conversationId.uuidString.lowercased())
@@ -81,7 +81,9 @@ struct AssistantFlow: Sendable {
         let offline = Self.offlineAnswer(sources: sources, proposals: proposals, ambiguous: read.ambiguous)
         let answer = try await tools.models.complete(
             .synthesis, system: Self.system,
-            prompt: Self.prompt(question: question, profile: request.profile, sources: sources, proposals: proposals, ambiguous: read.ambiguous),
+            prompt: Self.prompt(
+                question: question, profile: request.profile, sources: sources, proposals: proposals, ambiguous: read.ambiguous,
+                history: request.history),
             maxOutputTokens: Self.maxTokens, temperature: Self.temperature, offlineAnswer: offline, usage: &usage,
             onToken: { token in emitter.streamText(token) })
         let checked = try tools.safety.postcheck(answer, domain: Self.mode, childAges: [])
@@ -103,6 +105,14 @@ struct AssistantFlow: Sendable {
         case .searchMessages(let query): .object(["query": .string(query)])
         case .profile(let member): .object(["member": member.map { .string($0.name) } ?? .null])
         }
+    }
+
+    /// The conversation so far, oldest first, for a follow-up ("and on Sunday?") to be read in
+    /// context; nothing for a first message.
+    static func conversation(_ history: [ConversationTurn]) -> String {
+        guard !history.isEmpty else { return "" }
+        return "Earlier in this conversation:\n"
+            + history.map { "User: \($0.question)\nAssistant: \($0.answer.isEmpty ? "(no answer)" : $0.answer)\n" }.joined()
     }
 
     /// "Sam" matching two people: the question the answer asks back.
@@ -139,9 +149,11 @@ struct AssistantFlow: Sendable {
     }
 
     static func prompt(
-        question: String, profile: [String], sources: [AssistantSource], proposals: [ProposedAction], ambiguous: [JSONValue] = []
+        question: String, profile: [String], sources: [AssistantSource], proposals: [ProposedAction], ambiguous: [JSONValue] = [],
+        history: [ConversationTurn] = []
     ) -> String {
-        var prompt = "Household profile:\n"
+        var prompt = conversation(history)
+        prompt += "Household profile:\n"
         prompt += profile.isEmpty ? "(nothing recorded)\n" : profile.map { "- \($0)\n" }.joined()
         prompt += "Sources:\n"
         prompt += sources.isEmpty ? "(none)\n" : sources.map { "\($0.ref) \($0.title): \($0.snippet)\n" }.joined()

@@ -36,7 +36,7 @@ struct AssistantIntentReader: Sendable {
     let logger: Logger
 
     func read(
-        _ question: String, request: AssistantMessageRequested, zone: TimeZone, models: RunModels, usage: inout ModelUsage
+        _ question: String, request: AssistantMessageRequestedV2, zone: TimeZone, models: RunModels, usage: inout ModelUsage
     ) async throws -> AssistantIntents {
         let members = request.members.map { NamedMember(memberId: $0.memberId, name: $0.name) }
         guard models.router.hasMeteredProvider(for: .planning) else { return rules(question, request: request, members: members, zone: zone) }
@@ -81,7 +81,7 @@ struct AssistantIntentReader: Sendable {
         return intents
     }
 
-    private func rules(_ question: String, request: AssistantMessageRequested, members: [NamedMember], zone: TimeZone) -> AssistantIntents {
+    private func rules(_ question: String, request: AssistantMessageRequestedV2, members: [NamedMember], zone: TimeZone) -> AssistantIntents {
         let parser = AssistantIntentParser(now: request.requestedAt, timeZone: zone, members: members)
         return AssistantIntents(proposals: parser.intents(in: question).compactMap { ProposedAction($0, members: request.members, timeZone: zone) })
     }
@@ -92,12 +92,13 @@ struct AssistantIntentReader: Sendable {
 
     /// The message with what the model needs to fill the arguments: who is in the household, the
     /// user's local time and zone, and what the household's profile says.
-    static func prompt(question: String, request: AssistantMessageRequested, zone: TimeZone) -> String {
+    static func prompt(question: String, request: AssistantMessageRequestedV2, zone: TimeZone) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone
         formatter.dateFormat = "EEEE yyyy-MM-dd'T'HH:mm"
-        var prompt = "Now: \(formatter.string(from: request.requestedAt)) (\(zone.identifier))\n"
+        var prompt = AssistantFlow.conversation(request.history)
+        prompt += "Now: \(formatter.string(from: request.requestedAt)) (\(zone.identifier))\n"
         prompt += "Household members: " + (request.members.isEmpty ? "(none)" : request.members.map { "\($0.name) (\($0.role))" }.joined(separator: ", ")) + "\n"
         if !request.profile.isEmpty { prompt += "Profile:\n" + request.profile.map { "- \($0)\n" }.joined() }
         prompt += "Message: \(question)"

@@ -66,6 +66,7 @@ struct AssistAPI: Sendable {
             assistant: AssistantRoutes(
                 context: AssistantContextReader(client: host.postgres, logger: logger),
                 actions: AssistantActionReadModel(client: host.postgres, logger: logger),
+                conversations: AssistantConversationReadModel(client: host.postgres, logger: logger),
                 executor: AssistantActionExecutor(
                     publisher: host.publisher, chats: ChatReadModel(host: host, logger: logger), client: host.postgres, logger: logger),
                 membership: membership, consistency: consistency, launcher: launcher),

@@ -7,9 +7,10 @@ import HearthStore
 import HTTPTypes
 import Hummingbird
 
-/// The household assistant: `POST /v1/assistant/messages` (streamed like an assist run),
-/// `GET /v1/assistant/actions`, `POST /v1/assistant/actions/{id}/confirm|reject` and
-/// `GET /v1/assistant/audit`.
+/// The household assistant: `POST /v1/assistant/messages` (streamed like an assist run; with a
+/// `conversation_id` it goes on a conversation, whose recent turns travel with it),
+/// `GET /v1/assistant/conversations` and `…/{id}`, `GET /v1/assistant/actions`,
+/// `POST /v1/assistant/actions/{id}/confirm|reject` and `GET /v1/assistant/audit`.
 ///
 /// The assistant never acts by itself: every tool call arrives as a proposed action, and only a
 /// user of the household confirming it here makes it happen. Users of a household are its adults
@@ -18,6 +19,7 @@ struct AssistantRoutes: Sendable {
     /// The assist slice's own producer: the request is one message the stream waits on.
     let context: AssistantContextReader
     let actions: AssistantActionReadModel
+    let conversations: AssistantConversationReadModel
     let executor: AssistantActionExecutor
     let membership: MembershipReadModel
     let consistency: ReadConsistency
@@ -54,8 +56,29 @@ struct AssistantRoutes: Sendable {
         var entries: [AssistantAuditEntry]
     }
 
+    struct ConversationList: ResponseEncodable {
+        var conversations: [ConversationSummaryView]
+        /// Pass as `before` for the next page; nil on the last.
+        var nextBefore: String?
+        enum CodingKeys: String, CodingKey {
+            case conversations
+            case nextBefore = "next_before"
+        }
+    }
+
+    struct Conversation: ResponseEncodable {
+        var conversationId: String
+        var turns: [ConversationTurnView]
+        enum CodingKeys: String, CodingKey {
+            case conversationId = "conversation_id"
+            case turns
+        }
+    }
+
     func register(on routes: some RouterMethods<HearthRequestContext>) {
         routes.post("assistant/messages") { request, context in try await message(request, context: context) }
+        routes.get("assistant/conversations") { request, context in try await conversationList(request, context: context) }
+        routes.get("assistant/conversations/{id}") { _, context in try await conversation(context: context) }
         routes.get("assistant/actions") { request, context in try await list(request, context: context) }
         routes.post("assistant/actions/{id}/confirm") { request, context in try await confirm(request, context: context) }
         routes.post("assistant/actions/{id}/reject") { request, context in try await reject(request, context: context) }
@@ -74,12 +97,18 @@ struct AssistantRoutes: Sendable {
         }
         let runId = EventIdentity.newId("assistant_run")
         let conversationId = body.conversationId ?? EventIdentity.newId("conversation")
-        let event = AssistantMessageRequested(
+        var history: [ConversationTurn] = []
+        if let given = body.conversationId, let owner = try await conversations.owner(of: given) {
+            // Someone else's conversation does not exist for this user.
+            guard owner == user else { throw APIError.notFound("conversation") }
+            history = try await conversations.history(of: given)
+        }
+        let event = AssistantMessageRequestedV2(
             runId: runId, conversationId: conversationId, userId: user, householdId: household.householdId,
             // PII never reaches Kafka: the text is redacted before it is published.
             text: redactor.redact(body.text),
             timeZone: body.timeZone?.identifier ?? household.timeZone.flatMap { LocalTime.zone(named: $0)?.identifier } ?? "UTC",
-            requestedAt: Date(), members: household.members, chatIds: household.chatIds, profile: household.profile)
+            requestedAt: Date(), members: household.members, chatIds: household.chatIds, profile: household.profile, history: history)
         let response = try await launcher.launch(
             event, runId: runId, user: user, request: request, context: context,
             headers: [Self.conversationHeader: conversationId.uuidString.lowercased()])
@@ -87,6 +116,35 @@ struct AssistantRoutes: Sendable {
             "run_id": "\(runId.uuidString.lowercased())", "conversation_id": "\(conversationId.uuidString.lowercased())",
         ])
         return response
+    }
+
+    // MARK: conversations
+
+    func conversationList(_ request: Request, context: HearthRequestContext) async throws -> ConversationList {
+        let user = try context.authenticatedUser()
+        let query = request.uri.queryParameters
+        var limit = 20
+        if let text = query.get("limit") {
+            guard let value = Int(text), (1...100).contains(value) else { throw APIError.invalid("limit", "limit must be 1 to 100") }
+            limit = value
+        }
+        var before: UUID?
+        if let text = query.get("before"), !text.isEmpty {
+            guard let id = UUID(uuidString: text) else { throw APIError.invalid("before", "before must be a conversation id") }
+            before = id
+        }
+        let page = try await conversations.conversations(of: user, before: before, limit: limit)
+        return ConversationList(
+            conversations: page, nextBefore: page.count == limit ? page.last.map { $0.conversationId.uuidString.lowercased() } : nil)
+    }
+
+    func conversation(context: HearthRequestContext) async throws -> Conversation {
+        let user = try context.authenticatedUser()
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            throw APIError.invalid("conversation_id", "the conversation id in the path must be a UUID")
+        }
+        guard try await conversations.owner(of: id) == user else { throw APIError.notFound("conversation") }
+        return Conversation(conversationId: id.uuidString.lowercased(), turns: try await conversations.turns(of: id))
     }
 
     // MARK: actions

@@ -125,7 +125,7 @@ struct ChatReadModel: Sendable {
         let rows = try await client.query(
             """
             SELECT c.household_id FROM chats c JOIN chat_members m ON m.chat_id = c.chat_id
-            JOIN household_chat_access a ON a.household_id = c.household_id AND a.user_id = m.user_id
+            JOIN household_chat_access() a ON a.household_id = c.household_id AND a.user_id = m.user_id
             WHERE c.chat_id = \(chatId) AND m.user_id = \(user)
             """, logger: logger)
         for try await household in rows.decode(UUID.self) { return household }
@@ -136,7 +136,7 @@ struct ChatReadModel: Sendable {
     /// so a chat can only include them.
     func householdUsers(_ ids: [UUID], of householdId: UUID) async throws -> Set<UUID> {
         let rows = try await client.query(
-            "SELECT user_id FROM household_chat_access WHERE household_id = \(householdId) AND user_id = ANY(\(ids))", logger: logger)
+            "SELECT user_id FROM household_chat_access() WHERE household_id = \(householdId) AND user_id = ANY(\(ids))", logger: logger)
         var found = Set<UUID>()
         for try await id in rows.decode(UUID.self) { found.insert(id) }
         return found
@@ -209,14 +209,14 @@ struct ChatReadModel: Sendable {
                    (SELECT count(*) FROM chat_messages u
                     WHERE u.chat_id = c.chat_id AND u.seq > COALESCE(cm.read_up_to_seq, -1) AND u.author_id <> cm.user_id)::int8,
                    (SELECT json_agg(json_build_object('user_id', o.user_id, 'display_name', p.display_name) ORDER BY o.user_id)
-                    FROM chat_members o JOIN household_chat_access oa ON oa.user_id = o.user_id AND oa.household_id = c.household_id
+                    FROM chat_members o JOIN household_chat_access() oa ON oa.user_id = o.user_id AND oa.household_id = c.household_id
                     LEFT JOIN users p ON p.user_id = o.user_id
                     WHERE o.chat_id = c.chat_id)::text,
                    lm.message_id, lm.author_id, lm.author_name, lm.body, lm.client_id, lm.sent_at,
                    lm.media_id, lm.media_type, lm.media_size, lm.media_width, lm.media_height
             FROM chat_members cm
             JOIN chats c ON c.chat_id = cm.chat_id
-            JOIN household_chat_access a ON a.user_id = cm.user_id AND a.household_id = c.household_id
+            JOIN household_chat_access() a ON a.user_id = cm.user_id AND a.household_id = c.household_id
             LEFT JOIN LATERAL (
                 SELECT message_id, author_id, author_name, body, client_id, sent_at, media_id, media_type, media_size, media_width, media_height
                 FROM chat_messages WHERE chat_id = c.chat_id ORDER BY seq DESC LIMIT 1) lm ON true

@@ -123,11 +123,13 @@ final class HouseholdReadModel: Sendable {
 
     /// What an upsert by `user` builds on, in one round trip: one row per household the user
     /// belongs to, with its stored version and preferences; for a user of none, one row without a
-    /// household holding those of `firstHouseholdId` (nil when it does not exist yet).
+    /// household holding those of `firstHouseholdId` (nil when it does not exist yet) and whether
+    /// the user left it.
     func upsertBasis(of user: UUID, firstHouseholdId: UUID) async throws -> [UpsertBasis] {
         var rows: [UpsertBasis] = []
-        for try await (current, version, prefs) in try await client.execute(UpsertBasisRow(user: user, firstHouseholdId: firstHouseholdId), logger: logger) {
-            rows.append(UpsertBasis(currentHousehold: current, storedVersion: version, storedPrefsJSON: prefs))
+        for try await (current, version, prefs, departed)
+            in try await client.execute(UpsertBasisRow(user: user, firstHouseholdId: firstHouseholdId), logger: logger) {
+            rows.append(UpsertBasis(currentHousehold: current, storedVersion: version, storedPrefsJSON: prefs, departed: departed))
         }
         return rows
     }
@@ -135,13 +137,14 @@ final class HouseholdReadModel: Sendable {
     /// Every upsert reads it before publishing: prepared once per connection.
     struct UpsertBasisRow: PreparedStatement {
         static let sql = """
-            SELECT u.household_id, h.version, h.prefs::text
+            SELECT u.household_id, h.version, h.prefs::text,
+                   u.household_id IS NULL AND EXISTS (SELECT 1 FROM household_departures d WHERE d.user_id = $1 AND d.household_id = $2)
             FROM (SELECT 1) AS one
             LEFT JOIN user_households u ON u.user_id = $1
             LEFT JOIN households h ON h.household_id = COALESCE(u.household_id, $2)
             """
         static let bindingDataTypes: [PostgresDataType] = [.uuid, .uuid]
-        typealias Row = (UUID?, Int?, String?)
+        typealias Row = (UUID?, Int?, String?, Bool)
 
         var user: UUID
         var firstHouseholdId: UUID
@@ -158,6 +161,8 @@ final class HouseholdReadModel: Sendable {
         var storedVersion: Int?
         /// Kept as text: only a merge needs the stored preferences decoded.
         var storedPrefsJSON: String?
+        /// For a user of no household: whether they left the one their first upsert made.
+        var departed = false
     }
 
     private func cachedPrefs(_ json: String) throws -> HouseholdPrefs {

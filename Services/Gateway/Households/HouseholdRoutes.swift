@@ -58,12 +58,14 @@ struct HouseholdRoutes: Sendable {
             currentHousehold: nil, storedVersion: nil, storedPrefsJSON: nil)
         if let current {
             id = current
-        } else if basis.storedVersion == nil {
+        } else if !basis.departed {
+            // Their first household, made now, or made by an earlier try whose join is not
+            // projected yet (the same id: one household).
             id = firstId
         } else {
-            // Their first household exists and they are no longer in it (they left): a new one,
-            // never a way back into the one they left.
-            id = UUID()
+            // They left the household their first upsert made: a new one (its id derived like
+            // everything a request creates, so a retry names it again), never a way back in.
+            id = EventIdentity.newId("household")
             basis = HouseholdReadModel.UpsertBasis(currentHousehold: nil, storedVersion: nil, storedPrefsJSON: nil)
         }
         var prefs = body.prefs

@@ -10,7 +10,7 @@ import PostgresNIO
 public struct UsersProjection: Projection {
     public let name = "users"
     public let topics: [Topic] = [.users]
-    public let tables = ["users", "user_households"]
+    public let tables = ["users", "user_households", "household_departures"]
     /// The gateway caches household reads, which only members may see (`HouseholdResponseCache`).
     public let announcesChanges = true
 
@@ -66,6 +66,8 @@ public struct UsersProjection: Projection {
                         logger: logger)
                 }
                 try await connection.query(
+                    "DELETE FROM household_departures WHERE user_id = \(joined.userId) AND household_id = \(joined.householdId)", logger: logger)
+                try await connection.query(
                     """
                     INSERT INTO user_households (user_id, household_id, via, role, joined_at, last_event_id)
                     VALUES (\(joined.userId), \(joined.householdId), \(joined.via), \(joined.role.rawValue), \(occurredAt), \(eventId))
@@ -80,6 +82,11 @@ public struct UsersProjection: Projection {
             case let left as UserLeftHousehold:
                 try await connection.query(
                     "DELETE FROM user_households WHERE user_id = \(left.userId) AND household_id = \(left.householdId)", logger: logger)
+                try await connection.query(
+                    """
+                    INSERT INTO household_departures (user_id, household_id, left_at) VALUES (\(left.userId), \(left.householdId), \(occurredAt))
+                    ON CONFLICT (user_id, household_id) DO UPDATE SET left_at = EXCLUDED.left_at
+                    """, logger: logger)
             case let requested as UserDeletionRequested:
                 try await connection.query(
                     """
@@ -107,6 +114,9 @@ public struct UsersProjection: Projection {
                     """
                     DELETE FROM user_households WHERE user_id = \(erased.userId) OR household_id = ANY(\(erased.householdIds))
                     """, logger: logger)
+                try await connection.query(
+                    "DELETE FROM household_departures WHERE user_id = \(erased.userId) OR household_id = ANY(\(erased.householdIds))",
+                    logger: logger)
             default:
                 continue
             }

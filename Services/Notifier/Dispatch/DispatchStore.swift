@@ -193,7 +193,7 @@ struct DispatchStore: Sendable {
     func chatPushWanted(user: UUID, chat: UUID, household: UUID?) async throws -> Bool {
         let rows = try await client.query(
             """
-            SELECT EXISTS (SELECT 1 FROM household_chat_access WHERE user_id = \(user) AND household_id = \(household))
+            SELECT EXISTS (SELECT 1 FROM household_chat_access() WHERE user_id = \(user) AND household_id = \(household))
                AND NOT EXISTS (SELECT 1 FROM chat_stream_presence WHERE user_id = \(user) AND chat_id = \(chat) AND expires_at > now())
             """, logger: logger)
         for try await wanted in rows.decode(Bool.self) { return wanted }
@@ -207,7 +207,7 @@ struct DispatchStore: Sendable {
             """
             SELECT count(*)::bigint FROM chat_members cm
             JOIN chats c ON c.chat_id = cm.chat_id
-            JOIN household_chat_access a ON a.user_id = cm.user_id AND a.household_id = c.household_id
+            JOIN household_chat_access() a ON a.user_id = cm.user_id AND a.household_id = c.household_id
             JOIN chat_messages m ON m.chat_id = cm.chat_id AND m.seq > COALESCE(cm.read_up_to_seq, -1) AND m.author_id <> cm.user_id
             WHERE cm.user_id = \(user)
             """, logger: logger)

@@ -145,8 +145,15 @@ struct ReminderDispatcher: Service {
             reminderId: reminder.reminderId, dueAt: claim.dueAt, channel: target.channel, target: target.key)
         let result = await channels.deliver(
             target, reminder: reminder, notificationId: notificationId, dueAt: claim.remindAt, badge: badge, now: Date())
+        // A chat push's title and body are its author's name and words: the log and the outcome
+        // event keep neither.
+        var logged = reminder
+        if reminder.source == ChatPushPlanner.source {
+            logged.title = ChatPushPlanner.loggedTitle
+            logged.body = nil
+        }
         var record = DeliveryAttempt(
-            notificationId: notificationId, reminder: reminder, dueAt: claim.dueAt, remindAt: claim.remindAt, channel: target.channel,
+            notificationId: notificationId, reminder: logged, dueAt: claim.dueAt, remindAt: claim.remindAt, channel: target.channel,
             target: target.key,
             attempt: claim.attempt, outcome: .sent, latenessMs: latenessMs, error: nil, willRetry: false)
         var backoff: TimeInterval?

@@ -14,6 +14,10 @@ import PostgresNIO
 /// Whether it goes out is decided by the dispatcher when it sends, from what is true then: the
 /// recipient still belongs to the chat's household and is not watching the chat on an open stream
 /// (`chat_stream_presence`, which the gateways keep); the badge counts their unread messages.
+///
+/// The author's words are theirs: the reminder row records who wrote them (`chat_author_id`), so
+/// that the author's erasure removes the pushes planned for everyone else, and the delivery log
+/// and `notification.sent` say only "New message" (`loggedTitle`), never the name or the text.
 struct ChatPushPlanner: Sendable {
     static let tables = ["chat_push_members"]
     static let eventTypes: Set<String> = [ChatCreated.eventType, ChatMessageSent.eventType, ChatMediaShared.eventType, ChatRead.eventType]
@@ -25,6 +29,9 @@ struct ChatPushPlanner: Sendable {
     static func reminderId(chat: UUID, user: UUID) -> UUID {
         NotificationIdentity.derivedUUID("chat-message|\(chat.uuidString.lowercased())|\(user.uuidString.lowercased())")
     }
+
+    /// What the delivery log and the outcome event keep of a chat push.
+    static let loggedTitle = "New message"
 
     static func preview(_ text: String) -> String {
         text.count <= previewLength ? text : String(text.prefix(previewLength - 1)) + "…"
@@ -79,12 +86,13 @@ struct ChatPushPlanner: Sendable {
         for user in recipients {
             try await connection.query(
                 """
-                INSERT INTO reminders (reminder_id, user_id, household_id, member_id, chat_id, title, body, due_at, urgent, channels,
-                                       source, status, updated_at, last_event_id)
-                VALUES (\(Self.reminderId(chat: chat, user: user)), \(user), \(household), NULL, \(chat),
+                INSERT INTO reminders (reminder_id, user_id, household_id, member_id, chat_id, chat_author_id, title, body, due_at, urgent,
+                                       channels, source, status, updated_at, last_event_id)
+                VALUES (\(Self.reminderId(chat: chat, user: user)), \(user), \(household), NULL, \(chat), \(author),
                         \(title), \(body), \(event.metadata.occurredAt), false, ARRAY['apns'],
                         \(Self.source), 'pending', \(event.metadata.occurredAt), \(event.metadata.id))
                 ON CONFLICT (reminder_id) DO UPDATE SET title = EXCLUDED.title, body = EXCLUDED.body, due_at = EXCLUDED.due_at,
+                    chat_author_id = EXCLUDED.chat_author_id,
                     status = 'pending', updated_at = EXCLUDED.updated_at, last_event_id = EXCLUDED.last_event_id
                 WHERE reminders.user_id = EXCLUDED.user_id AND reminders.due_at <= EXCLUDED.due_at
                 """, logger: logger)

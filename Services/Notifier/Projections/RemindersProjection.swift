@@ -90,7 +90,8 @@ public struct RemindersProjection: Projection {
         }
     }
 
-    /// The user's reminders and those of the households erased with them go, and with them the
+    /// The user's reminders, those of the households erased with them and the chat pushes of their
+    /// words planned for others go, and with them the
     /// dispatcher's queue, delivery records and attempt log about them (the log holds the titles
     /// and bodies sent). The dispatcher's tables come first: they are found through `reminders`.
     private func erase(_ erased: UserErased, on connection: PostgresConnection, logger: Logger) async throws {
@@ -99,20 +100,21 @@ public struct RemindersProjection: Projection {
         try await connection.query(
             """
             DELETE FROM notification_deliveries WHERE reminder_id IN (
-                SELECT reminder_id FROM reminders WHERE user_id = \(user) OR household_id = ANY(\(households)::uuid[]))
+                SELECT reminder_id FROM reminders WHERE user_id = \(user) OR household_id = ANY(\(households)::uuid[]) OR chat_author_id = \(user))
             """, logger: logger)
         try await connection.query(
             """
             DELETE FROM reminder_dispatch WHERE reminder_id IN (
-                SELECT reminder_id FROM reminders WHERE user_id = \(user) OR household_id = ANY(\(households)::uuid[]))
+                SELECT reminder_id FROM reminders WHERE user_id = \(user) OR household_id = ANY(\(households)::uuid[]) OR chat_author_id = \(user))
             """, logger: logger)
         try await connection.query(
             """
             DELETE FROM notification_log WHERE user_id = \(user) OR reminder_id IN (
-                SELECT reminder_id FROM reminders WHERE user_id = \(user) OR household_id = ANY(\(households)::uuid[]))
+                SELECT reminder_id FROM reminders WHERE user_id = \(user) OR household_id = ANY(\(households)::uuid[]) OR chat_author_id = \(user))
             """, logger: logger)
         try await connection.query(
-            "DELETE FROM reminders WHERE user_id = \(user) OR household_id = ANY(\(households)::uuid[])", logger: logger)
+            "DELETE FROM reminders WHERE user_id = \(user) OR household_id = ANY(\(households)::uuid[]) OR chat_author_id = \(user)",
+            logger: logger)
     }
 
     /// The occurrence's local `at`, read in the event's zone, else the zone the notifier knows

@@ -91,6 +91,91 @@ public struct AssistantMessageRequested: EventPayload {
     }
 }
 
+/// One earlier exchange of a conversation with the assistant, as the next message carries it.
+public struct ConversationTurn: Codable, Sendable, Equatable {
+    /// What the user asked (PII-redacted, as it was published).
+    public var question: String
+    /// What the assistant answered; empty when that run gave no answer.
+    public var answer: String
+
+    public init(question: String, answer: String) {
+        self.question = question
+        self.answer = answer
+    }
+}
+
+/// `assistant.message_requested` v2: v1 plus `history`, the conversation's recent turns (oldest
+/// first, within a budget of characters), so the run reads "and on Sunday?" in context. The
+/// gateway reads them from its `assistant_turns` and the runs' answers when the message arrives.
+public struct AssistantMessageRequestedV2: EventPayload {
+    public static let eventType = AssistantMessageRequested.eventType
+    public static let version = 2
+    public static let topic = Topic.assistRequests
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "text": .user("user_id", erased: .string("")),
+            "time_zone": .user("user_id", erased: .string("")),
+            "members[].name": .household("household_id", erased: .string("")),
+            "profile": .household("household_id", erased: .array([])),
+            "history": .user("user_id", erased: .array([])),
+        ],
+        notPersonal: [
+            "run_id", "conversation_id", "user_id", "household_id", "requested_at", "chat_ids",
+            "members[].member_id", "members[].user_id", "members[].role",
+        ])
+
+    public var runId: UUID
+    public var conversationId: UUID
+    public var userId: UUID
+    public var householdId: UUID
+    public var text: String
+    public var timeZone: String
+    public var requestedAt: Date
+    public var members: [AssistantMember]
+    public var chatIds: [UUID]
+    public var profile: [String]
+    public var history: [ConversationTurn]
+
+    public var aggregateKey: String { runId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case runId = "run_id"
+        case conversationId = "conversation_id"
+        case userId = "user_id"
+        case householdId = "household_id"
+        case text
+        case timeZone = "time_zone"
+        case requestedAt = "requested_at"
+        case members
+        case chatIds = "chat_ids"
+        case profile, history
+    }
+
+    public init(
+        runId: UUID, conversationId: UUID, userId: UUID, householdId: UUID, text: String, timeZone: String, requestedAt: Date,
+        members: [AssistantMember], chatIds: [UUID], profile: [String], history: [ConversationTurn]
+    ) {
+        self.runId = runId
+        self.conversationId = conversationId
+        self.userId = userId
+        self.householdId = householdId
+        self.text = text
+        self.timeZone = timeZone
+        self.requestedAt = requestedAt
+        self.members = members
+        self.chatIds = chatIds
+        self.profile = profile
+        self.history = history
+    }
+
+    /// v1 → v2: a v1 message carried no history (each message stood alone).
+    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1) { payload in
+        guard case .object(var fields) = payload else { return payload }
+        if fields["history"] == nil { fields["history"] = .array([]) }
+        return .object(fields)
+    }
+}
+
 /// `assistant.action_proposed` v1: the assistant wants to call a tool (`create_calendar_event`,
 /// `set_reminder`, `send_message`, `add_chore`). Nothing happens until a household member confirms
 /// it; it lapses 24 hours after `proposed_at`. Keyed by the action id, so its decision follows it

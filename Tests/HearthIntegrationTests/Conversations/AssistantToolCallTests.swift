@@ -78,3 +78,68 @@ extension BackboneSuite {
         }
     }
 }
+
+extension BackboneSuite {
+    /// A conversation with the assistant: its turns are listed, and the next message carries the
+    /// recent ones to the model.
+    @Suite struct AssistantConversations {
+        @Test func aFollowUpCarriesTheConversationAndTheTurnsAreListedToTheirOwnerOnly() async throws {
+            let server = FakeModelServer(["/v1/chat/completions": [
+                .stream(ModelWire.openAI(["Swimming is on Thursday at five."], prompt: 300, completion: 10)),
+                .stream(ModelWire.openAI(["Nothing is planned for Sunday."], prompt: 300, completion: 10)),
+            ]])
+            try await server.serve { base, _ in
+                let orchestrator = [
+                    "HEARTH_MODEL_CHAIN_SYNTHESIS": "openai:gpt-4o-mini", "HEARTH_OPENAI_API_KEY": "sk-test-turns", "HEARTH_OPENAI_BASE_URL": base,
+                ]
+                try await AssistStack.with(orchestrator: orchestrator) { gateway, _ in
+                    let (user, _) = try await GatewayUser.withHousehold(gateway, name: "The Talkers")
+                    func ask(_ text: String, conversation: String?, as asker: GatewayUser) async throws -> HTTPTestClient.Reply {
+                        var body: [String: Any] = ["text": text, "time_zone": "Europe/London"]
+                        if let conversation { body["conversation_id"] = conversation }
+                        return try await HTTPTestClient.postJSON(
+                            gateway.baseURL.appendingPathComponent("v1/assistant/messages"), body, headers: asker.headers(["Accept": "application/x-ndjson"]))
+                    }
+                    let first = try await ask("When is swimming this week?", conversation: nil, as: user)
+                    #expect(first.status == 200)
+                    let conversation = try #require(first.header("X-Conversation-Id"))
+                    // The turn is listed once its run has finished and been projected.
+                    let listed = try await ConversationProfile.poll {
+                        let reply = try await HTTPTestClient.send(
+                            "GET", gateway.baseURL.appendingPathComponent("v1/assistant/conversations/\(conversation)"), headers: user.headers)
+                        return (reply.json["turns"] as? [[String: Any]])?.first?["answer"] as? String == "Swimming is on Thursday at five."
+                    }
+                    #expect(listed, "the first turn and its answer are listed")
+
+                    let second = try await ask("And on Sunday?", conversation: conversation, as: user)
+                    #expect(second.status == 200)
+                    let prompts = await server.requests(to: "/v1/chat/completions").compactMap { $0.body["messages"] as? String }
+                    #expect(prompts.count == 2)
+                    #expect(prompts.last?.contains("When is swimming this week?") == true, "the follow-up carried the first question")
+                    #expect(prompts.last?.contains("Swimming is on Thursday at five.") == true, "and its answer")
+                    #expect(prompts.first?.contains("Earlier in this conversation") == false)
+
+                    let both = try await ConversationProfile.poll {
+                        let reply = try await HTTPTestClient.send(
+                            "GET", gateway.baseURL.appendingPathComponent("v1/assistant/conversations/\(conversation)"), headers: user.headers)
+                        return (reply.json["turns"] as? [[String: Any]])?.compactMap { $0["answer"] as? String }
+                            == ["Swimming is on Thursday at five.", "Nothing is planned for Sunday."]
+                    }
+                    #expect(both)
+                    let list = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/assistant/conversations"), headers: user.headers)
+                    let conversations = list.json["conversations"] as? [[String: Any]] ?? []
+                    #expect(conversations.count == 1 && conversations.first?["turns"] as? Int == 2, "\(conversations)")
+                    #expect(conversations.first?["last_question"] as? String == "And on Sunday?")
+
+                    // Nobody else sees it or writes in it.
+                    let (other, _) = try await GatewayUser.withHousehold(gateway, name: "The Others")
+                    #expect(try await HTTPTestClient.send(
+                        "GET", gateway.baseURL.appendingPathComponent("v1/assistant/conversations/\(conversation)"), headers: other.headers).status == 404)
+                    #expect(try await ask("What did they ask?", conversation: conversation, as: other).status == 404)
+                    let none = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/assistant/conversations"), headers: other.headers)
+                    #expect((none.json["conversations"] as? [Any])?.isEmpty == true)
+                }
+            }
+        }
+    }
+}

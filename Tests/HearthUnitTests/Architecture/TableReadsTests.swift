@@ -68,8 +68,8 @@ import Testing
     }
 
     @Test func createdTablesAreReadFromTheMigrationsText() {
-        let sql = "CREATE TABLE a (id int);\ncreate unlogged table IF NOT EXISTS b (x int);\nCREATE INDEX c ON a (id);\nCREATE VIEW d AS SELECT 1;"
-        #expect(SourceScan.createdTables(in: sql) == ["a", "b", "d"])
+        let sql = "CREATE TABLE a (id int);\ncreate unlogged table IF NOT EXISTS b (x int);\nCREATE INDEX c ON a (id);\nCREATE VIEW d AS SELECT 1;\nCREATE FUNCTION e() RETURNS int;"
+        #expect(SourceScan.createdTables(in: sql) == ["a", "b", "d", "e"])
     }
 }
 
@@ -99,10 +99,11 @@ enum SourceScan {
         }
     }
 
-    /// Views count as tables: reading another executable's view is reading its tables.
+    /// Views and SQL functions count as tables: reading another executable's view or table
+    /// function is reading its tables.
     static func createdTables(in sql: String) -> [String] {
         matches(
-            #"CREATE\s+(?:OR\s+REPLACE\s+)?(?:UNLOGGED\s+)?(?:TABLE|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)"#, in: sql,
+            #"CREATE\s+(?:OR\s+REPLACE\s+)?(?:UNLOGGED\s+)?(?:TABLE|VIEW|FUNCTION)\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)"#, in: sql,
             options: .caseInsensitive
         ).map { $0[1] }
     }
