@@ -63,17 +63,20 @@ struct AssistantFlow: Sendable {
         var actions: [JSONValue] = []
         let proposedAt = Timestamp.rounded(Date())
         for (index, proposal) in proposals.enumerated() {
-            let action = AssistantActionProposed(
+            let choice = index < read.choices.count ? read.choices[index] : nil
+            let action = AssistantActionProposedV2(
                 actionId: NameBasedUUID.make(namespace: request.runId, name: "action/\(index)"), runId: request.runId,
                 conversationId: request.conversationId, householdId: request.householdId, userId: request.userId,
                 tool: proposal.tool, arguments: proposal.arguments, summary: proposal.summary,
-                proposedAt: proposedAt, expiresAt: proposedAt.addingTimeInterval(actionLifetime))
+                proposedAt: proposedAt, expiresAt: proposedAt.addingTimeInterval(actionLifetime), choice: choice)
             try await emitter.publish(action)
-            let view = JSONValue.object([
+            var fields: [String: JSONValue] = [
                 "action_id": .string(action.actionId.uuidString.lowercased()), "tool": .string(action.tool),
                 "arguments": action.arguments, "summary": .string(action.summary), "status": .string("pending"),
                 "expires_at": .string(Timestamp.format(action.expiresAt)),
-            ])
+            ]
+            if let choice { fields["choice"] = try JSONValue(encoding: choice) }
+            let view = JSONValue.object(fields)
             actions.append(view)
             try await emitter.emit(.toolCall, view)
         }

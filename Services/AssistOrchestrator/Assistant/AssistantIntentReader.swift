@@ -8,6 +8,8 @@ import Logging
 /// tool calls refused or left ambiguous (reported, never executed).
 struct AssistantIntents: Sendable {
     var proposals: [ProposedAction] = []
+    /// For each proposal (same order), the choice between people it waits for, if any.
+    var choices: [ActionChoice?] = []
     var lookups: [AssistantLookup] = []
     /// `{"tool", "call_id", "error": {"error", "argument", "reason"}}` for each refused call.
     var refused: [JSONValue] = []
@@ -58,11 +60,22 @@ struct AssistantIntentReader: Sendable {
                 case .proposal(let intent):
                     if let proposal = ProposedAction(intent, members: request.members, timeZone: zone) {
                         intents.proposals.append(proposal)
+                        intents.choices.append(nil)
                     } else {
                         intents.refused.append(Self.refusal(call, AssistantToolCallRefusal(
                             .unknownMember, argument: "recipient", reason: "recipient does not sign in to Hearth, so no message can reach them")))
                     }
                 case .ambiguous(let argument, let written, let choices):
+                    // Proposed with the first of them for now, waiting for a member to choose
+                    // (`PATCH /v1/assistant/actions/{id}`); confirming it before is refused.
+                    let others = Set(choices.dropFirst().map(\.memberId))
+                    let narrowed = AssistantToolCallValidator(now: request.requestedAt, timeZone: zone, members: members.filter { !others.contains($0.memberId) })
+                    if case .proposal(let intent)? = try? narrowed.validate(tool: call.name, arguments: call.arguments),
+                       let proposal = ProposedAction(intent, members: request.members, timeZone: zone) {
+                        intents.proposals.append(proposal)
+                        intents.choices.append(
+                            ActionChoice(argument: argument, written: written, options: choices.map { .init(memberId: $0.memberId, name: $0.name) }))
+                    }
                     intents.ambiguous.append(.object([
                         "tool": .string(call.name), "argument": .string(argument), "written": .string(written),
                         "choices": .array(choices.map { .object(["member_id": .string($0.memberId.uuidString.lowercased()), "name": .string($0.name)]) }),
@@ -83,7 +96,8 @@ struct AssistantIntentReader: Sendable {
 
     private func rules(_ question: String, request: AssistantMessageRequestedV2, members: [NamedMember], zone: TimeZone) -> AssistantIntents {
         let parser = AssistantIntentParser(now: request.requestedAt, timeZone: zone, members: members)
-        return AssistantIntents(proposals: parser.intents(in: question).compactMap { ProposedAction($0, members: request.members, timeZone: zone) })
+        let proposals = parser.intents(in: question).compactMap { ProposedAction($0, members: request.members, timeZone: zone) }
+        return AssistantIntents(proposals: proposals, choices: proposals.map { _ in nil })
     }
 
     static func refusal(_ call: ModelToolCall, _ refusal: AssistantToolCallRefusal) -> JSONValue {

@@ -80,6 +80,7 @@ struct AssistantRoutes: Sendable {
         routes.get("assistant/conversations") { request, context in try await conversationList(request, context: context) }
         routes.get("assistant/conversations/{id}") { _, context in try await conversation(context: context) }
         routes.get("assistant/actions") { request, context in try await list(request, context: context) }
+        routes.patch("assistant/actions/{id}") { request, context in try await edit(request, context: context) }
         routes.post("assistant/actions/{id}/confirm") { request, context in try await confirm(request, context: context) }
         routes.post("assistant/actions/{id}/reject") { request, context in try await reject(request, context: context) }
         routes.get("assistant/audit") { request, context in try await audit(request, context: context) }
@@ -169,6 +170,12 @@ struct AssistantRoutes: Sendable {
     func confirm(_ request: Request, context: HearthRequestContext) async throws -> Decision {
         let user = try context.authenticatedUser()
         let action = try await decidable(context: context, user: user)
+        if let choice = action.choice {
+            throw APIError(
+                .conflict, code: "choice_required",
+                message: "\"\(choice.written)\" could be \(choice.options.map(\.name).joined(separator: " or ")): choose with PATCH /v1/assistant/actions/{id} first",
+                field: "arguments.\(choice.argument)")
+        }
         let effect: AssistantActionExecutor.Effect
         do {
             effect = try await executor.execute(action, confirmedBy: user, correlationId: context.correlationId)
@@ -199,6 +206,68 @@ struct AssistantRoutes: Sendable {
 
     /// The action named in the path, when it belongs to the user's household and still waits for
     /// a decision: others' actions are 404, decided ones 409, lapsed ones 410.
+    struct EditRequest: Decodable {
+        var arguments: JSONValue
+    }
+
+    struct Edited: ResponseEncodable {
+        var actionId: String
+        var tool: String
+        var arguments: JSONValue
+        var summary: String
+        var status: String
+        var position: String
+        enum CodingKeys: String, CodingKey {
+            case actionId = "action_id"
+            case tool, arguments, summary, status, position
+        }
+    }
+
+    /// `PATCH /v1/assistant/actions/{id} {"arguments": {…}}`: the tool's arguments as its schema
+    /// names them (`AssistantToolCatalogue`: people by name, local times), checked exactly as a
+    /// model's tool call is; the action is then proposed with them (its first proposal stays in
+    /// the audit log). A name that still matches several people is a 409 with the choices.
+    func edit(_ request: Request, context: HearthRequestContext) async throws -> Edited {
+        let user = try context.authenticatedUser()
+        let action = try await decidable(context: context, user: user)
+        let body = try await JSONRequestBody.decode(EditRequest.self, from: request, context: context)
+        guard case .object = body.arguments else { throw APIError.invalid("arguments", "arguments must be an object") }
+        guard let household = try await self.context.context(of: user, in: action.householdId) else { throw APIError.notFound("action") }
+        let storedZone: String? = if case .object(let fields) = action.arguments, case .string(let zone)? = fields["time_zone"] { zone } else { nil }
+        let zone = (storedZone ?? household.timeZone).flatMap(LocalTime.zone(named:)) ?? .gmt
+        let validator = AssistantToolCallValidator(
+            now: Date(), timeZone: zone, members: household.members.map { NamedMember(memberId: $0.memberId, name: $0.name) })
+        let text = String(decoding: try JSONEncoder().encode(body.arguments), as: UTF8.self)
+        let proposal: ProposedAction
+        do {
+            switch try validator.validate(tool: action.tool, arguments: text) {
+            case .proposal(let intent):
+                guard let built = ProposedAction(intent, members: household.members, timeZone: zone) else {
+                    throw APIError.invalid("arguments.recipient", "the recipient does not sign in to Hearth, so no message can reach them")
+                }
+                proposal = built
+            case .ambiguous(let argument, let written, let choices):
+                throw APIError(
+                    .conflict, code: "ambiguous",
+                    message: "\"\(written)\" could be \(choices.map(\.name).joined(separator: " or ")): write the full name",
+                    field: "arguments.\(argument)")
+            case .lookup:
+                throw APIError.invalid("arguments", "a lookup is not an action")
+            }
+        } catch let refusal as AssistantToolCallRefusal {
+            throw APIError(.badRequest, code: refusal.code.rawValue, message: refusal.reason, field: refusal.argument.map { "arguments.\($0)" } ?? "arguments")
+        }
+        let position = try await executor.publisher.publish(
+            AssistantActionEdited(
+                actionId: action.actionId, householdId: action.householdId, editedBy: user, arguments: proposal.arguments, summary: proposal.summary),
+            correlationId: context.correlationId)
+        try await consistency.awaitApplied(position, projections: [Self.projection])
+        context.logger.info("assistant action edited", metadata: ["action_id": "\(action.actionId.uuidString.lowercased())"])
+        return Edited(
+            actionId: action.actionId.uuidString.lowercased(), tool: action.tool, arguments: proposal.arguments, summary: proposal.summary,
+            status: "pending", position: position.description)
+    }
+
     private func decidable(context: HearthRequestContext, user: UUID) async throws -> StoredAssistantAction {
         guard let actionId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.invalid("action_id", "the action id in the path must be a UUID")

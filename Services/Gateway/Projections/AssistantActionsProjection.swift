@@ -15,7 +15,8 @@ public struct AssistantActionsProjection: Projection {
     /// Every type of the assistant topic this projection reads, and only `user.erased` of the
     /// users topic (registrations and profile updates are passed over undecoded).
     public let eventTypes: Set<String>? = [
-        AssistantActionProposed.eventType, AssistantActionExecuted.eventType, AssistantActionRejected.eventType, UserErased.eventType,
+        AssistantActionProposed.eventType, AssistantActionEdited.eventType, AssistantActionExecuted.eventType, AssistantActionRejected.eventType,
+        UserErased.eventType,
     ]
 
     public init() {}
@@ -25,15 +26,26 @@ public struct AssistantActionsProjection: Projection {
         encoder.outputFormatting = .sortedKeys
         for event in events {
             switch event.payload {
-            case let proposed as AssistantActionProposed:
+            case let proposed as AssistantActionProposedV2:
                 let arguments = String(decoding: try encoder.encode(proposed.arguments), as: UTF8.self)
+                let choice = try proposed.choice.map { String(decoding: try encoder.encode($0), as: UTF8.self) }
                 try await connection.query(
                     """
                     INSERT INTO assistant_actions (action_id, run_id, conversation_id, household_id, proposed_for, tool, arguments, summary,
-                                                   proposed_at, expires_at, status)
+                                                   proposed_at, expires_at, status, choice, proposed_arguments, proposed_summary)
                     VALUES (\(proposed.actionId), \(proposed.runId), \(proposed.conversationId), \(proposed.householdId), \(proposed.userId),
-                            \(proposed.tool), \(arguments)::jsonb, \(proposed.summary), \(proposed.proposedAt), \(proposed.expiresAt), 'proposed')
+                            \(proposed.tool), \(arguments)::jsonb, \(proposed.summary), \(proposed.proposedAt), \(proposed.expiresAt), 'proposed',
+                            \(choice)::jsonb, \(arguments)::jsonb, \(proposed.summary))
                     ON CONFLICT (action_id) DO NOTHING
+                    """, logger: logger)
+            case let edited as AssistantActionEdited:
+                // Only an action still waiting for a decision changes; the choice is settled.
+                let arguments = String(decoding: try encoder.encode(edited.arguments), as: UTF8.self)
+                try await connection.query(
+                    """
+                    UPDATE assistant_actions SET arguments = \(arguments)::jsonb, summary = \(edited.summary), choice = NULL,
+                        edited_by = \(edited.editedBy), edited_at = \(event.metadata.occurredAt)
+                    WHERE action_id = \(edited.actionId) AND household_id = \(edited.householdId) AND status = 'proposed'
                     """, logger: logger)
             case let executed as AssistantActionExecuted:
                 try await decide(
@@ -74,12 +86,12 @@ public struct AssistantActionsProjection: Projection {
                 UPDATE assistant_actions
                 SET status = \(decision), decided_by = \(member), decided_at = \(decidedAt), effect_type = \(effect?.0), effect_id = \(effect?.1)
                 WHERE action_id = \(actionId) AND household_id = \(household) AND status = 'proposed'
-                RETURNING action_id, household_id, tool, summary, arguments, proposed_for
+                RETURNING action_id, household_id, tool, summary, arguments, proposed_for, proposed_arguments, proposed_summary, edited_by
             )
             INSERT INTO assistant_audit_log (action_id, household_id, decision, tool, summary, arguments, proposed_for, decided_by, decided_at,
-                                             effect_type, effect_id, event_id)
+                                             effect_type, effect_id, event_id, proposed_arguments, proposed_summary, edited_by)
             SELECT action_id, household_id, \(decision), tool, summary, arguments, proposed_for, \(member), \(decidedAt),
-                   \(effect?.0), \(effect?.1), \(event.metadata.id)
+                   \(effect?.0), \(effect?.1), \(event.metadata.id), proposed_arguments, proposed_summary, edited_by
             FROM decided
             ON CONFLICT (action_id) DO NOTHING
             """, logger: logger)

@@ -235,6 +235,143 @@ public struct AssistantActionProposed: EventPayload {
     }
 }
 
+/// A name in a proposed action that matches several people ("Sam"): the action waits for a
+/// member to choose one (`PATCH /v1/assistant/actions/{id}`) before it can be confirmed.
+public struct ActionChoice: Codable, Sendable, Equatable {
+    public struct Option: Codable, Sendable, Equatable {
+        public var memberId: UUID
+        public var name: String
+
+        public init(memberId: UUID, name: String) {
+            self.memberId = memberId
+            self.name = name
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case memberId = "member_id"
+            case name
+        }
+    }
+
+    /// The tool argument the name was written in (`member`, `assignee`, `recipient`).
+    public var argument: String
+    /// The name as written.
+    public var written: String
+    public var options: [Option]
+
+    public init(argument: String, written: String, options: [Option]) {
+        self.argument = argument
+        self.written = written
+        self.options = options
+    }
+}
+
+/// `assistant.action_proposed` v2: v1 plus `choice`, set when a name in the arguments matches
+/// several people: the arguments then hold the first of them provisionally, and the action cannot
+/// be confirmed until a member has chosen (`assistant.action_edited`).
+public struct AssistantActionProposedV2: EventPayload {
+    public static let eventType = AssistantActionProposed.eventType
+    public static let version = 2
+    public static let topic = Topic.assistant
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "arguments": .household("household_id", erased: .object([:])),
+            "summary": .household("household_id", erased: .string("")),
+            "choice": .household("household_id"),
+        ],
+        notPersonal: ["action_id", "run_id", "conversation_id", "household_id", "user_id", "tool", "proposed_at", "expires_at"])
+
+    public var actionId: UUID
+    public var runId: UUID
+    public var conversationId: UUID
+    public var householdId: UUID
+    /// Who asked the assistant.
+    public var userId: UUID
+    public var tool: String
+    public var arguments: JSONValue
+    public var summary: String
+    public var proposedAt: Date
+    public var expiresAt: Date
+    public var choice: ActionChoice?
+
+    public var aggregateKey: String { actionId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case actionId = "action_id"
+        case runId = "run_id"
+        case conversationId = "conversation_id"
+        case householdId = "household_id"
+        case userId = "user_id"
+        case tool, arguments, summary
+        case proposedAt = "proposed_at"
+        case expiresAt = "expires_at"
+        case choice
+    }
+
+    public init(
+        actionId: UUID, runId: UUID, conversationId: UUID, householdId: UUID, userId: UUID, tool: String, arguments: JSONValue,
+        summary: String, proposedAt: Date, expiresAt: Date, choice: ActionChoice?
+    ) {
+        self.actionId = actionId
+        self.runId = runId
+        self.conversationId = conversationId
+        self.householdId = householdId
+        self.userId = userId
+        self.tool = tool
+        self.arguments = arguments
+        self.summary = summary
+        self.proposedAt = proposedAt
+        self.expiresAt = expiresAt
+        self.choice = choice
+    }
+
+    /// v1 → v2: a v1 proposal never waited for a choice.
+    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1) { payload in
+        guard case .object(var fields) = payload else { return payload }
+        if fields["choice"] == nil { fields["choice"] = .null }
+        return .object(fields)
+    }
+}
+
+/// `assistant.action_edited` v1: a household member changed a proposed action's arguments before
+/// deciding on it (the arguments and summary are rebuilt and checked as a model's tool call is);
+/// any pending choice is settled. The proposal as first made stays in the audit log beside what
+/// was confirmed. Keyed by the action, in order with its proposal and decision.
+public struct AssistantActionEdited: EventPayload {
+    public static let eventType = "assistant.action_edited"
+    public static let version = 1
+    public static let topic = Topic.assistant
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "arguments": .household("household_id", erased: .object([:])),
+            "summary": .household("household_id", erased: .string("")),
+        ],
+        notPersonal: ["action_id", "household_id", "edited_by"])
+
+    public var actionId: UUID
+    public var householdId: UUID
+    public var editedBy: UUID
+    public var arguments: JSONValue
+    public var summary: String
+
+    public var aggregateKey: String { actionId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case actionId = "action_id"
+        case householdId = "household_id"
+        case editedBy = "edited_by"
+        case arguments, summary
+    }
+
+    public init(actionId: UUID, householdId: UUID, editedBy: UUID, arguments: JSONValue, summary: String) {
+        self.actionId = actionId
+        self.householdId = householdId
+        self.editedBy = editedBy
+        self.arguments = arguments
+        self.summary = summary
+    }
+}
+
 /// `assistant.action_rejected` v1: a household member said no to a proposed action.
 public struct AssistantActionRejected: EventPayload {
     public static let eventType = "assistant.action_rejected"

@@ -22,7 +22,7 @@ extension BackboneSuite {
                     name: "add_chore", arguments: #"{"chore":"Hoover","assignee":null,"day":"\#(local)","time":"10:00","minutes":9999}"#,
                     prompt: 400, completion: 30)),
                 .stream(ModelWire.openAIToolCall(
-                    name: "send_message", arguments: #"{"recipient":"Sam","text":"Dinner at six"}"#, prompt: 400, completion: 30)),
+                    name: "set_reminder", arguments: #"{"title":"Pick up Sam","at":"\#(local)T15:00","member":"Sam"}"#, prompt: 400, completion: 30)),
             ]])
             try await server.serve { base, _ in
                 let orchestrator = [
@@ -61,18 +61,44 @@ extension BackboneSuite {
                     #expect(error["error"] as? String == "out_of_range" && error["argument"] as? String == "minutes", "\(error)")
                     #expect(invalid.contains { $0.event == "tool_result" && $0.object["refused"] != nil })
 
-                    // "Sam" is two people: the answer asks which, and nothing is proposed.
-                    let ambiguous = try await session.ask("Tell Sam dinner is at six")
+                    // "Sam" is two people: the answer asks which, and the action waits for the choice.
+                    let ambiguous = try await session.ask("Remind me to pick up Sam tomorrow at three")
                     let askedBack = try #require(ambiguous.first { $0.event == "final" }?.object)
-                    #expect((askedBack["actions"] as? [Any])?.isEmpty == true)
                     let choices = ((askedBack["ambiguous"] as? [[String: Any]])?.first?["choices"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
                     #expect(Set(choices) == ["Sam Lee", "Sam Park"], "\(askedBack)")
                     #expect((askedBack["answer"] as? String)?.contains("Which Sam") == true, "\(askedBack)")
+                    let waiting = try #require((askedBack["actions"] as? [[String: Any]])?.first, "\(askedBack)")
+                    let waitingId = try #require(waiting["action_id"] as? String)
+                    #expect(((waiting["choice"] as? [String: Any])?["options"] as? [Any])?.count == 2, "\(waiting)")
+                    #expect(try await ConversationProfile.poll { try await session.actions(status: "pending").count == 2 })
+                    let early = try await session.decide(waitingId, "confirm")
+                    #expect(early.status == 409 && early.errorCode == "choice_required", "\(String(decoding: early.body, as: UTF8.self))")
 
-                    // Only the valid proposal waits for a decision; nothing was executed.
-                    let pending = try await ConversationProfile.poll { try await session.actions(status: "pending").count == 1 }
-                    #expect(pending)
-                    #expect(try await Assistant.reminderRows(of: user.userId).isEmpty)
+                    // Edited: checked like a model's call; the full name settles it.
+                    func edit(_ arguments: [String: Any]) async throws -> HTTPTestClient.Reply {
+                        try await HTTPTestClient.send(
+                            "PATCH", gateway.baseURL.appendingPathComponent("v1/assistant/actions/\(waitingId)"),
+                            body: try JSONSerialization.data(withJSONObject: ["arguments": arguments]), headers: user.headers)
+                    }
+                    let stillTwo = try await edit(["title": "Pick up Sam", "at": "\(local)T16:00", "member": "Sam"])
+                    #expect(stillTwo.status == 409 && stillTwo.errorField == "arguments.member")
+                    let badTime = try await edit(["title": "Pick up Sam", "at": "teatime", "member": "Sam Park"])
+                    #expect(badTime.status == 400 && badTime.errorField == "arguments.at", "\(String(decoding: badTime.body, as: UTF8.self))")
+                    let settled = try await edit(["title": "Pick up Sam Park", "at": "\(local)T16:00", "member": "Sam Park"])
+                    #expect(settled.status == 200, "\(String(decoding: settled.body, as: UTF8.self))")
+                    #expect((settled.json["arguments"] as? [String: Any])?["member_name"] as? String == "Sam Park")
+                    let confirmed = try await session.decide(waitingId, "confirm")
+                    #expect(confirmed.status == 200, "\(String(decoding: confirmed.body, as: UTF8.self))")
+                    #expect(confirmed.json["effect_type"] as? String == "reminder.requested", "the edited action took effect")
+                    let audit = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/assistant/audit"), headers: user.headers)
+                    let entry = try #require((audit.json["entries"] as? [[String: Any]])?.first { $0["action_id"] as? String == waitingId })
+                    #expect((entry["proposed_arguments"] as? [String: Any])?["member_name"] as? String == "Sam Lee", "\(entry)")
+                    #expect((entry["arguments"] as? [String: Any])?["member_name"] as? String == "Sam Park")
+                    #expect(entry["summary"] as? String != entry["proposed_summary"] as? String)
+                    #expect((audit.json["entries"] as? [Any])?.count == 1, "nothing else was decided or executed")
+
+                    // The valid proposal still waits; the refused call was never executed.
+                    #expect(try await session.actions(status: "pending").count == 1)
                 }
             }
         }

@@ -1,17 +1,17 @@
 import Foundation
-import HearthDomain
 import HearthEvents
 
 /// A recognised intent as the tool call the gateway will execute on confirmation: the tool's
 /// arguments (the contract with `AssistantActionExecutor` in the gateway) and the line the user
-/// confirms.
-struct ProposedAction: Sendable {
-    var tool: String
-    var arguments: JSONValue
-    var summary: String
+/// confirms. The one writer of an action's arguments: the orchestrator when it proposes, the
+/// gateway when a member edits one.
+public struct ProposedAction: Sendable {
+    public var tool: String
+    public var arguments: JSONValue
+    public var summary: String
 
     /// Nil for an intent no tool can carry out: a message to someone who does not sign in.
-    init?(_ intent: AssistantIntent, members: [AssistantMember], timeZone: TimeZone) {
+    public init?(_ intent: AssistantIntent, members: [AssistantMember], timeZone: TimeZone) {
         let zoneName = timeZone.identifier
         tool = intent.tool
         switch intent {
