@@ -14,7 +14,8 @@ import PostgresNIO
 /// client-chosen Google id makes a repeated insert a 409, which becomes an update). Google being
 /// busy or down is waited out inside the apply (see `GoogleCalendarClient`), never skipped.
 ///
-/// From the users topic: `user.deletion_requested` ends the user's mirroring at once (their link
+/// From the users topic: `user.household_left` stops mirroring the household the user left into
+/// their calendar (what was mirrored before stays in it); `user.deletion_requested` ends the user's mirroring at once (their link
 /// and what was mirrored for them are forgotten; a restored account links again), `user.erased`
 /// removes what is left of them and the entries of the households erased with them.
 struct GoogleSyncProjection: Projection {
@@ -26,6 +27,7 @@ struct GoogleSyncProjection: Projection {
         GoogleLinkConnected.eventType, GoogleLinkDisconnected.eventType, GoogleLinkBroken.eventType,
         CalendarEventCreated.eventType, CalendarEventUpdated.eventType, CalendarEventDeleted.eventType,
         ChoreScheduled.eventType, RoutineScheduled.eventType, UserDeletionRequested.eventType, UserErased.eventType,
+        UserLeftHousehold.eventType,
     ]
 
     let calendar: GoogleCalendarClient
@@ -86,6 +88,13 @@ struct GoogleSyncProjection: Projection {
             case let erased as UserErased:
                 await tokens.forget(erased.userId)
                 try await erase(erased, on: connection, logger: logger)
+            case let left as UserLeftHousehold:
+                // The household's calendar is no longer theirs to mirror; their own entries still are.
+                try await connection.query(
+                    """
+                    UPDATE google_links SET household_id = NULL, changed_at = \(time)
+                    WHERE user_id = \(left.userId) AND household_id = \(left.householdId)
+                    """, logger: logger)
             default:
                 continue
             }

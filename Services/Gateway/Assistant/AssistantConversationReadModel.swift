@@ -47,11 +47,12 @@ struct AssistantConversationReadModel: Sendable {
     static let historyTurns = 6
     static let historyCharacters = 600
 
-    /// Who the conversation belongs to (the user of its first turn); nil for a new one.
-    func owner(of conversation: UUID) async throws -> UUID? {
+    /// Whose the conversation is and in which household (its first turn's); nil for a new one.
+    func owner(of conversation: UUID) async throws -> (user: UUID, household: UUID)? {
         let rows = try await client.query(
-            "SELECT user_id FROM assistant_turns WHERE conversation_id = \(conversation) ORDER BY asked_at, run_id LIMIT 1", logger: logger)
-        for try await user in rows.decode(UUID.self) { return user }
+            "SELECT user_id, household_id FROM assistant_turns WHERE conversation_id = \(conversation) ORDER BY asked_at, run_id LIMIT 1",
+            logger: logger)
+        for try await (user, household) in rows.decode((UUID, UUID).self) { return (user, household) }
         return nil
     }
 
@@ -88,7 +89,9 @@ struct AssistantConversationReadModel: Sendable {
                        (array_agg(household_id ORDER BY asked_at DESC, run_id DESC))[1] AS household_id,
                        count(*)::int8 AS turns, min(asked_at) AS started_at, max(asked_at) AS last_asked_at,
                        (array_agg(question ORDER BY asked_at DESC, run_id DESC))[1] AS last_question
-                FROM assistant_turns WHERE user_id = \(user) GROUP BY conversation_id) c
+                FROM assistant_turns WHERE user_id = \(user)
+                  AND household_id IN (SELECT household_id FROM user_households WHERE user_id = \(user))
+                GROUP BY conversation_id) c
             WHERE \(before)::uuid IS NULL OR (c.last_asked_at, c.conversation_id) <
                   (SELECT max(asked_at), \(before)::uuid FROM assistant_turns WHERE conversation_id = \(before) AND user_id = \(user))
             ORDER BY c.last_asked_at DESC, c.conversation_id DESC LIMIT \(limit)

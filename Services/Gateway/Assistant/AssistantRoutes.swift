@@ -100,8 +100,12 @@ struct AssistantRoutes: Sendable {
         let conversationId = body.conversationId ?? EventIdentity.newId("conversation")
         var history: [ConversationTurn] = []
         if let given = body.conversationId, let owner = try await conversations.owner(of: given) {
-            // Someone else's conversation does not exist for this user.
-            guard owner == user else { throw APIError.notFound("conversation") }
+            // Someone else's conversation does not exist for this user; one of another household
+            // stays there (its turns would carry that household's answers into this one).
+            guard owner.user == user else { throw APIError.notFound("conversation") }
+            guard owner.household == household.householdId else {
+                throw APIError(.conflict, code: "other_household", message: "this conversation belongs to another of your households", field: "conversation_id")
+            }
             history = try await conversations.history(of: given)
         }
         let event = AssistantMessageRequestedV2(
@@ -144,7 +148,9 @@ struct AssistantRoutes: Sendable {
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.invalid("conversation_id", "the conversation id in the path must be a UUID")
         }
-        guard try await conversations.owner(of: id) == user else { throw APIError.notFound("conversation") }
+        guard let owner = try await conversations.owner(of: id), owner.user == user,
+              try await membership.role(of: user, in: owner.household) != nil
+        else { throw APIError.notFound("conversation") }
         return Conversation(conversationId: id.uuidString.lowercased(), turns: try await conversations.turns(of: id))
     }
 
@@ -230,6 +236,11 @@ struct AssistantRoutes: Sendable {
     func edit(_ request: Request, context: HearthRequestContext) async throws -> Edited {
         let user = try context.authenticatedUser()
         let action = try await decidable(context: context, user: user)
+        // The action acts as the one who asked (a message in their name, a reminder for them):
+        // only they may change what it does.
+        guard action.proposedFor == user else {
+            throw APIError(.forbidden, code: "proposer_only", message: "only the member who asked the assistant may edit this action")
+        }
         let body = try await JSONRequestBody.decode(EditRequest.self, from: request, context: context)
         guard case .object = body.arguments else { throw APIError.invalid("arguments", "arguments must be an object") }
         guard let household = try await self.context.context(of: user, in: action.householdId) else { throw APIError.notFound("action") }

@@ -45,7 +45,9 @@ struct ChatMediaRoutes: Sendable {
         guard !clientId.isEmpty, clientId.unicodeScalars.count <= ChatRoutes.maxClientIdLength else {
             throw APIError.invalid("client_id", "client_id must be 1 to \(ChatRoutes.maxClientIdLength) characters")
         }
+        guard !clientId.contains("\u{0}") else { throw APIError.invalid("client_id", "client_id must not contain the NUL character") }
         let caption = query.get("caption")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard !caption.contains("\u{0}") else { throw APIError.invalid("caption", "caption must not contain the NUL character") }
         guard caption.unicodeScalars.count <= ChatRoutes.maxTextLength else {
             throw APIError.invalid("caption", "caption must be at most \(ChatRoutes.maxTextLength) characters")
         }
@@ -68,6 +70,11 @@ struct ChatMediaRoutes: Sendable {
                     \(ByteBuffer(data: thumbnail)), \(user))
             ON CONFLICT (media_id) DO NOTHING
             """, logger: logger)
+        // A retry must carry the same image: the stored bytes are what the message will show.
+        let stored = try await chats.client.query("SELECT sha256 FROM chat_media WHERE media_id = \(mediaId)", logger: logger)
+        for try await hash in stored.decode(String.self) where hash != digest {
+            throw APIError(.conflict, code: "client_id_reused", message: "client_id was already used for another image", field: "client_id")
+        }
         let authorName = try await chats.displayName(of: user) ?? "someone"
         let event = ChatMediaShared(
             messageId: messageId, chatId: chatId, householdId: householdId, authorId: user, authorName: authorName, caption: caption,

@@ -220,7 +220,7 @@ struct ChatRoutes: Sendable {
         }
         var household: UUID?
         if request.headers[MembershipReadModel.householdHeader] != nil {
-            household = try await membership.household(of: user, for: request)
+            household = try await membership.household(of: user, for: request, coach: .chat)
         }
         try await consistency.wait(for: pending)
         let page = try await chats.chats(of: user, household: household, before: before, limit: limit)

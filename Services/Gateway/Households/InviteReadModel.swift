@@ -9,6 +9,7 @@ struct StoredInvite: Sendable {
     let householdId: UUID
     let expiresAt: Date
     let acceptedBy: UUID?
+    let createdBy: UUID
     let role: HouseholdRole
 }
 
@@ -18,10 +19,11 @@ struct InviteReadModel: Sendable {
 
     func find(_ code: String) async throws -> StoredInvite? {
         let rows = try await client.query(
-            "SELECT code, household_id, expires_at, accepted_by, role FROM household_invites WHERE code = \(code)", logger: logger)
-        for try await (code, householdId, expiresAt, acceptedBy, role) in rows.decode((String, UUID, Date, UUID?, String).self) {
+            "SELECT code, household_id, expires_at, accepted_by, created_by, role FROM household_invites WHERE code = \(code)", logger: logger)
+        for try await (code, householdId, expiresAt, acceptedBy, createdBy, role) in rows.decode((String, UUID, Date, UUID?, UUID, String).self) {
             return StoredInvite(
-                code: code, householdId: householdId, expiresAt: expiresAt, acceptedBy: acceptedBy, role: HouseholdRole(rawValue: role) ?? .adult)
+                code: code, householdId: householdId, expiresAt: expiresAt, acceptedBy: acceptedBy, createdBy: createdBy,
+                role: HouseholdRole(rawValue: role) ?? .adult)
         }
         return nil
     }

@@ -100,7 +100,12 @@ struct InviteRoutes: Sendable {
             throw APIError(.gone, code: "invite_expired", message: "this invite has expired; ask for a new one")
         }
         let used = APIError(.conflict, code: "invite_used", message: "this invite has already been used")
-        if let acceptedBy = invite.acceptedBy, acceptedBy != user { throw used }
+        // An accepted invite is spent, also for the one who accepted it: having left (or been
+        // removed), they come back only through a new invite. One's own invite lets nobody in.
+        if invite.acceptedBy != nil { throw used }
+        guard invite.createdBy != user else {
+            throw APIError(.conflict, code: "own_invite", message: "an invite is for someone else; ask a member of the household for one")
+        }
         guard try await claims.claim(code, for: user) else { throw used }
         try await publisher.publish(
             HouseholdInviteAccepted(householdId: invite.householdId, code: code, userId: user), correlationId: context.correlationId)

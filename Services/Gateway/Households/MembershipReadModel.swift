@@ -1,4 +1,5 @@
 import Foundation
+import HearthDomain
 import HearthEvents
 import HearthRuntime
 import HTTPTypes
@@ -110,6 +111,31 @@ struct MembershipReadModel: Sendable {
     /// 404: a 403 would confirm to a stranger that the household exists.
     func requireMember(_ userId: UUID, of householdId: UUID) async throws {
         guard try await role(of: userId, in: householdId) != nil else { throw APIError.notFound("household") }
+    }
+
+    /// The household whose tracking reminders the user has set (`caregiver_reminders`), if any.
+    func trackingRemindersHousehold(of userId: UUID) async throws -> UUID? {
+        let rows = try await client.query("SELECT household_id FROM caregiver_reminders WHERE user_id = \(userId)", logger: logger)
+        for try await household in rows.decode(UUID.self) { return household }
+        return nil
+    }
+
+    /// Serializes changes to one household's memberships across requests and gateways (a
+    /// session advisory lock on a pooled connection): two owners leaving at once cannot both
+    /// pass the last-owner check.
+    func serialized<T: Sendable>(_ householdId: UUID, _ body: @Sendable () async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            let key = Int64(bitPattern: StableHash.fnv1a("household-membership|\(householdId.uuidString.lowercased())"))
+            try await connection.query("SELECT pg_advisory_lock(\(key))", logger: logger)
+            do {
+                let result = try await body()
+                try await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger)
+                return result
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(\(key))", logger: logger)
+                throw error
+            }
+        }
     }
 
     /// Whether `memberId` is one of the people of `householdId` (`household_members`).

@@ -42,26 +42,30 @@ struct MembershipRoutes: Sendable {
     func leave(_ request: Request, context: HearthRequestContext) async throws -> Changed {
         let user = try context.authenticatedUser()
         let household = try Self.householdId(context)
-        let members = try await membership.members(of: household)
-        guard let role = members[user] else { throw APIError.notFound("household") }
-        if role == .owner, !members.contains(where: { $0.key != user && $0.value == .owner }) {
-            throw APIError(
-                .conflict, code: "last_owner",
-                message: "you are this household's only owner: make another member an owner first (PUT /v1/households/{id}/members/{user_id}/role)")
+        return try await membership.serialized(household) {
+            let members = try await membership.members(of: household)
+            guard let role = members[user] else { throw APIError.notFound("household") }
+            if role == .owner, !members.contains(where: { $0.key != user && $0.value == .owner }) {
+                throw APIError(
+                    .conflict, code: "last_owner",
+                    message: "you are this household's only owner: make another member an owner first (PUT /v1/households/{id}/members/{user_id}/role)")
+            }
+            return try await end(user, in: household, removedBy: nil, context: context)
         }
-        return try await end(user, in: household, removedBy: nil, context: context)
     }
 
     func remove(_ request: Request, context: HearthRequestContext) async throws -> Changed {
         let user = try context.authenticatedUser()
         let household = try Self.householdId(context)
         let target = try Self.userId(context)
-        let members = try await requireOwner(user, of: household)
-        guard members[target] != nil else { throw APIError.notFound("member") }
-        guard target != user else {
-            throw APIError(.conflict, code: "use_leave", message: "to leave the household yourself, use POST /v1/households/{id}/leave")
+        return try await membership.serialized(household) {
+            let members = try await requireOwner(user, of: household)
+            guard members[target] != nil else { throw APIError.notFound("member") }
+            guard target != user else {
+                throw APIError(.conflict, code: "use_leave", message: "to leave the household yourself, use POST /v1/households/{id}/leave")
+            }
+            return try await end(target, in: household, removedBy: user, context: context)
         }
-        return try await end(target, in: household, removedBy: user, context: context)
     }
 
     func changeRole(_ request: Request, context: HearthRequestContext) async throws -> Changed {
@@ -72,14 +76,18 @@ struct MembershipRoutes: Sendable {
         guard let role = HouseholdRole(rawValue: body.role) else {
             throw APIError.invalid("role", "role must be one of owner, adult, caregiver")
         }
-        let members = try await requireOwner(user, of: household)
-        guard let current = members[target] else { throw APIError.notFound("member") }
-        if current == .owner, role != .owner, !members.contains(where: { $0.key != target && $0.value == .owner }) {
-            throw APIError(.conflict, code: "last_owner", message: "a household keeps at least one owner")
+        let position = try await membership.serialized(household) {
+            let members = try await requireOwner(user, of: household)
+            guard let current = members[target] else { throw APIError.notFound("member") }
+            if current == .owner, role != .owner, !members.contains(where: { $0.key != target && $0.value == .owner }) {
+                throw APIError(.conflict, code: "last_owner", message: "a household keeps at least one owner")
+            }
+            let position = try await publisher.publish(
+                UserHouseholdRoleChanged(userId: target, householdId: household, role: role, changedBy: user), correlationId: context.correlationId)
+            // Applied before the lock is let go: the next change reads this one.
+            try await consistency.awaitApplied(position, projections: [GatewayProjection.users])
+            return position
         }
-        let position = try await publisher.publish(
-            UserHouseholdRoleChanged(userId: target, householdId: household, role: role, changedBy: user), correlationId: context.correlationId)
-        try await consistency.awaitApplied(position, projections: [GatewayProjection.users])
         context.logger.info("household role changed", metadata: ["household_id": "\(household)", "role": "\(role.rawValue)"])
         return Changed(householdId: household, userId: target, role: role.rawValue, position: position.description)
     }
@@ -90,11 +98,15 @@ struct MembershipRoutes: Sendable {
     private func end(_ user: UUID, in household: UUID, removedBy: UUID?, context: HearthRequestContext) async throws -> Changed {
         let left = try await publisher.publish(
             UserLeftHousehold(userId: user, householdId: household, removedBy: removedBy), correlationId: context.correlationId)
-        try await publisher.publish(
-            CaregiverRemindersSet(
-                userId: user, householdId: household, feedReminders: false, feedLeadMinutes: 30, medicationReminders: false,
-                medicationBreaksQuietHours: false, timeZone: nil),
-            correlationId: context.correlationId)
+        // A caregiver's tracking reminders follow one household at a time: turned off only when
+        // it is this one (a nanny leaving one family keeps the other's).
+        if try await membership.trackingRemindersHousehold(of: user) == household {
+            try await publisher.publish(
+                CaregiverRemindersSet(
+                    userId: user, householdId: household, feedReminders: false, feedLeadMinutes: 30, medicationReminders: false,
+                    medicationBreaksQuietHours: false, timeZone: nil),
+                correlationId: context.correlationId)
+        }
         try await consistency.awaitApplied(left, projections: [GatewayProjection.users])
         context.logger.info(
             removedBy == nil ? "household left" : "household member removed", metadata: ["household_id": "\(household)"])

@@ -61,9 +61,17 @@ public struct UsersProjection: Projection {
                 // A v1 join was a move: the other memberships end with it. Joining a household one
                 // is already in (a retried first upsert, a second invite) changes nothing.
                 if joined.leavesOthers {
+                    // A move leaves the others: departures, as a leave would record them.
                     try await connection.query(
-                        "DELETE FROM user_households WHERE user_id = \(joined.userId) AND household_id <> \(joined.householdId)",
-                        logger: logger)
+                        """
+                        WITH moved AS (
+                            DELETE FROM user_households WHERE user_id = \(joined.userId) AND household_id <> \(joined.householdId)
+                            RETURNING household_id
+                        )
+                        INSERT INTO household_departures (user_id, household_id, left_at)
+                        SELECT \(joined.userId), household_id, \(occurredAt) FROM moved
+                        ON CONFLICT (user_id, household_id) DO UPDATE SET left_at = EXCLUDED.left_at
+                        """, logger: logger)
                 }
                 try await connection.query(
                     "DELETE FROM household_departures WHERE user_id = \(joined.userId) AND household_id = \(joined.householdId)", logger: logger)

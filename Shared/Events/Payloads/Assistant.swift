@@ -117,7 +117,8 @@ public struct AssistantMessageRequestedV2: EventPayload {
             "time_zone": .user("user_id", erased: .string("")),
             "members[].name": .household("household_id", erased: .string("")),
             "profile": .household("household_id", erased: .array([])),
-            "history": .user("user_id", erased: .array([])),
+            // Earlier runs' answers: sealed with this run's key, so they age out with it.
+            "history": .run("run_id", erased: .array([])),
         ],
         notPersonal: [
             "run_id", "conversation_id", "user_id", "household_id", "requested_at", "chat_ids",

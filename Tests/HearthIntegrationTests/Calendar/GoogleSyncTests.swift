@@ -116,6 +116,40 @@ extension BackboneSuite {
             }
         }
 
+        /// A linked user who leaves the household gets its calendar in their Google calendar no more.
+        @Test func leavingTheHouseholdStopsMirroringItsCalendar() async throws {
+            try await CalendarStack.with { fake, gateway, user in
+                let household = try #require(
+                    try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/me"), headers: user.headers).json["household_id"] as? String)
+                let partner = try await GatewayUser.signIn(gateway)
+                try await Memberships.join(partner, household, invitedBy: user, gateway: gateway)
+                let promoted = try await HTTPTestClient.send(
+                    "PUT", gateway.baseURL.appendingPathComponent("v1/households/\(household)/members/\(partner.userId)/role"),
+                    body: try JSONSerialization.data(withJSONObject: ["role": "owner"]), headers: user.headers)
+                #expect(promoted.status == 200)
+                let swim = try await CalendarStack.create(gateway, user: partner, ["title": "Swim", "start": "2026-06-01T09:00:00Z", "end": "2026-06-01T10:00:00Z", "kind": "adhoc"])
+                let swimId = try #require((swim.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
+                #expect(try await Self.converge(fake, to: [GoogleEventId.derive(from: swimId): "Swim"]), "a household entry is mirrored")
+
+                #expect(try await HTTPTestClient.send("POST", gateway.baseURL.appendingPathComponent("v1/households/\(household)/leave"), headers: user.headers).status == 200)
+                let piano = try await CalendarStack.create(gateway, user: partner, ["title": "Piano", "start": "2026-06-02T09:00:00Z", "end": "2026-06-02T10:00:00Z", "kind": "adhoc"])
+                let pianoId = try #require((piano.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
+                // Once calendar-sync has seen the new entry, it has not gone to the one who left.
+                let seen = await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                    (try? await TestEnvironment.withPostgres { client in
+                        let rows = try await client.query(
+                            "SELECT 1::int FROM google_sync_entries WHERE hearth_id = \(pianoId)", logger: TestEnvironment.logger)
+                        for try await _ in rows.decode(Int.self) { return true }
+                        return false
+                    }) ?? false
+                }
+                #expect(seen)
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(await fake.events()[GoogleEventId.derive(from: pianoId)] == nil, "the household left is not mirrored")
+                #expect(await fake.events()[GoogleEventId.derive(from: swimId)] != nil, "what was mirrored before stays")
+            }
+        }
+
         @Test func aLateLinkIsBackfilledA401RefreshesOnceAndInvalidGrantBreaksTheLinkAndAsksForAReminder() async throws {
             let early = EarlyEntry()
             try await CalendarStack.with(beforeLinking: { gateway, user in

@@ -80,6 +80,13 @@ extension BackboneSuite {
                             "PATCH", gateway.baseURL.appendingPathComponent("v1/assistant/actions/\(waitingId)"),
                             body: try JSONSerialization.data(withJSONObject: ["arguments": arguments]), headers: user.headers)
                     }
+                    let partner = try await GatewayUser.signIn(gateway)
+                    try await Memberships.join(partner, household, invitedBy: user, gateway: gateway)
+                    let byPartner = try await HTTPTestClient.send(
+                        "PATCH", gateway.baseURL.appendingPathComponent("v1/assistant/actions/\(waitingId)"),
+                        body: try JSONSerialization.data(withJSONObject: ["arguments": ["title": "x", "at": "\(local)T16:00", "member": "Sam Park"]]),
+                        headers: partner.headers)
+                    #expect(byPartner.status == 403 && byPartner.errorCode == "proposer_only", "only the one who asked edits")
                     let stillTwo = try await edit(["title": "Pick up Sam", "at": "\(local)T16:00", "member": "Sam"])
                     #expect(stillTwo.status == 409 && stillTwo.errorField == "arguments.member")
                     let badTime = try await edit(["title": "Pick up Sam", "at": "teatime", "member": "Sam Park"])

@@ -112,6 +112,12 @@ extension BackboneSuite {
                 let again = try await upload(photo, query: "?client_id=img-1", as: pair.ben)
                 #expect(again.status == 200 && again.json["duplicate"] as? Bool == true, "a retried upload is the same message")
                 #expect((again.json["message"] as? [String: Any])?["media_url"] != nil)
+                let other = try TrackingImages.make("other.png", width: 30, height: 20)
+                let reused = try await HTTPTestClient.send(
+                    "POST", URL(string: pair.url("v1/chats/\(chat)/media").absoluteString + "?client_id=img-1")!, body: other,
+                    headers: pair.ben.headers(["Content-Type": "image/png"]))
+                #expect(reused.status == 200 && reused.json["duplicate"] as? Bool == true, "a stored message answers first, whatever is sent")
+                #expect(try await upload(photo, query: "?client_id=img-9&caption=a%00b", as: pair.ben).errorField == "caption")
 
                 func fetch(_ link: String, as user: GatewayUser) async throws -> HTTPTestClient.Reply {
                     try await HTTPTestClient.send("GET", URL(string: pair.gateway.absoluteString.trimmingCharacters(in: ["/"]) + link)!, headers: user.headers)

@@ -6,8 +6,9 @@ extension BackboneSuite {
     /// removed ends every access that followed the membership, at once.
     @Suite struct Memberships {
         /// Invites `user` into `household` (created by `owner`) in `role`.
+        @discardableResult
         static func join(_ user: GatewayUser, _ household: String, invitedBy owner: GatewayUser, role: String? = nil, gateway: ServiceProcess)
-            async throws
+            async throws -> String
         {
             let body: [String: Any] = role.map { ["role": $0] } ?? [:]
             let invite = try await HTTPTestClient.postJSON(
@@ -17,6 +18,7 @@ extension BackboneSuite {
             let accepted = try await HTTPTestClient.send("POST", gateway.baseURL.appendingPathComponent("v1/invites/\(code)/accept"), headers: user.headers)
             #expect(accepted.status == 200, "\(String(decoding: accepted.body, as: UTF8.self))")
             #expect(accepted.json["role"] as? String == (role ?? "adult"))
+            return code
         }
 
         @Test func oneUserInTwoHouseholdsActsInEachWithTheHeader() async throws {
@@ -71,7 +73,7 @@ extension BackboneSuite {
                 let (alice, household) = try await GatewayUser.withHousehold(gateway, name: "The Leavers")
                 let ben = try await GatewayUser.signIn(gateway)
                 let carol = try await GatewayUser.signIn(gateway)
-                try await Self.join(ben, household, invitedBy: alice, gateway: gateway)
+                let bensCode = try await Self.join(ben, household, invitedBy: alice, gateway: gateway)
                 try await Self.join(carol, household, invitedBy: alice, gateway: gateway)
 
                 let created = try await HTTPTestClient.postJSON(
@@ -99,6 +101,12 @@ extension BackboneSuite {
                 #expect(try await HTTPTestClient.send("GET", url("v1/households/\(household)"), headers: ben.headers).status == 404)
                 #expect(await KafkaTestEnvironment.eventually { stream.events.contains { $0.name == "closed" } }, "the open stream closed")
                 #expect(try await HTTPTestClient.send("POST", url("v1/households/\(household)/leave"), headers: ben.headers).status == 404)
+                // The invite he came in with is spent: no way back but a new one.
+                let again = try await HTTPTestClient.send("POST", url("v1/invites/\(bensCode)/accept"), headers: ben.headers)
+                #expect(again.status == 409 && again.errorCode == "invite_used")
+                // An invite Carol makes now is no way back for her once she is gone.
+                let carolsInvite = try await HTTPTestClient.send("POST", url("v1/households/\(household)/invites"), headers: carol.headers)
+                let ownCode = try #require(carolsInvite.json["code"] as? String)
 
                 // Only owners remove; a non-member sees no household; the owner cannot remove themself.
                 let byAdult = try await HTTPTestClient.send("DELETE", url("v1/households/\(household)/members/\(alice.userId)"), headers: carol.headers)
@@ -125,6 +133,7 @@ extension BackboneSuite {
                 #expect(removed.status == 200, "\(String(decoding: removed.body, as: UTF8.self))")
                 #expect(try await HTTPTestClient.send("GET", url("v1/chats/\(chatId)/messages"), headers: carol.headers).status == 404)
                 #expect(try await HTTPTestClient.send("GET", feedURL).status == 404)
+                #expect(try await HTTPTestClient.send("POST", url("v1/invites/\(ownCode)/accept"), headers: carol.headers).errorCode == "own_invite")
                 // Upserting afterwards makes Carol a household of her own, never a way back in.
                 let own = try await HTTPTestClient.postJSON(url("v1/households/upsert"), ["name": "Carol's", "prefs": ["adults": 1]], headers: carol.headers)
                 #expect(own.status == 200)
