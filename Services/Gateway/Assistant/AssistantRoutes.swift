@@ -127,27 +127,15 @@ struct AssistantRoutes: Sendable {
 
     func conversationList(_ request: Request, context: HearthRequestContext) async throws -> ConversationList {
         let user = try context.authenticatedUser()
-        let query = request.uri.queryParameters
-        var limit = 20
-        if let text = query.get("limit") {
-            guard let value = Int(text), (1...100).contains(value) else { throw APIError.invalid("limit", "limit must be 1 to 100") }
-            limit = value
-        }
-        var before: UUID?
-        if let text = query.get("before"), !text.isEmpty {
-            guard let id = UUID(uuidString: text) else { throw APIError.invalid("before", "before must be a conversation id") }
-            before = id
-        }
-        let page = try await conversations.conversations(of: user, before: before, limit: limit)
+        let paging = try PageQuery(request, defaultLimit: 20, range: 1...100, beforeWhat: "a conversation id")
+        let page = try await conversations.conversations(of: user, before: paging.before, limit: paging.limit)
         return ConversationList(
-            conversations: page, nextBefore: page.count == limit ? page.last.map { $0.conversationId.uuidString.lowercased() } : nil)
+            conversations: page, nextBefore: page.count == paging.limit ? page.last.map { $0.conversationId.uuidString.lowercased() } : nil)
     }
 
     func conversation(context: HearthRequestContext) async throws -> Conversation {
         let user = try context.authenticatedUser()
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
-            throw APIError.invalid("conversation_id", "the conversation id in the path must be a UUID")
-        }
+        let id = try context.uuidParameter("id", field: "conversation_id")
         guard let owner = try await conversations.owner(of: id), owner.user == user,
               try await membership.role(of: user, in: owner.household) != nil
         else { throw APIError.notFound("conversation") }

@@ -36,9 +36,7 @@ struct ChatMediaRoutes: Sendable {
 
     func upload(_ request: Request, context: HearthRequestContext) async throws -> ChatRoutes.SentMessage {
         let user = try context.authenticatedUser()
-        guard let chatId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
-            throw APIError.invalid("chat_id", "the chat id in the path must be a UUID")
-        }
+        let chatId = try context.uuidParameter("id", field: "chat_id")
         let householdId = try await chats.requireMember(user, of: chatId)
         let query = request.uri.queryParameters
         let clientId = query.get("client_id")?.trimmingCharacters(in: .whitespaces) ?? ""

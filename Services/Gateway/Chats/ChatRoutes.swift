@@ -187,19 +187,9 @@ struct ChatRoutes: Sendable {
         let pending = try consistency.pendingRead(in: request, projections: [.chats: [ChatsProjection().name]], writtenBy: "POST /v1/chats/{id}/messages")
         _ = try await chats.requireMember(user, of: chatId)
         try await consistency.wait(for: pending)
-        let query = request.uri.queryParameters
-        var limit = 50
-        if let text = query.get("limit") {
-            guard let value = Int(text), (1...200).contains(value) else { throw APIError.invalid("limit", "limit must be 1 to 200") }
-            limit = value
-        }
-        var before: UUID?
-        if let text = query.get("before"), !text.isEmpty {
-            guard let id = UUID(uuidString: text) else { throw APIError.invalid("before", "before must be a message id") }
-            before = id
-        }
-        let messages = try await chats.messages(in: chatId, before: before, limit: limit)
-        return MessagePage(messages: messages, nextBefore: messages.count == limit ? messages.last?.messageId : nil)
+        let page = try PageQuery(request, defaultLimit: 50, range: 1...200, beforeWhat: "a message id")
+        let messages = try await chats.messages(in: chatId, before: page.before, limit: page.limit)
+        return MessagePage(messages: messages, nextBefore: messages.count == page.limit ? messages.last?.messageId : nil)
     }
 
     /// The caller's chats across their households (or the one `X-Hearth-Household` names), newest
@@ -207,24 +197,14 @@ struct ChatRoutes: Sendable {
     func chatList(_ request: Request, context: HearthRequestContext) async throws -> ChatList {
         let user = try context.authenticatedUser()
         let pending = try consistency.pendingRead(in: request, projections: [.chats: [ChatsProjection().name]], writtenBy: "a chat write")
-        let query = request.uri.queryParameters
-        var limit = 20
-        if let text = query.get("limit") {
-            guard let value = Int(text), (1...100).contains(value) else { throw APIError.invalid("limit", "limit must be 1 to 100") }
-            limit = value
-        }
-        var before: UUID?
-        if let text = query.get("before"), !text.isEmpty {
-            guard let id = UUID(uuidString: text) else { throw APIError.invalid("before", "before must be a chat id") }
-            before = id
-        }
+        let paging = try PageQuery(request, defaultLimit: 20, range: 1...100, beforeWhat: "a chat id")
         var household: UUID?
         if request.headers[MembershipReadModel.householdHeader] != nil {
             household = try await membership.household(of: user, for: request, coach: .chat)
         }
         try await consistency.wait(for: pending)
-        let page = try await chats.chats(of: user, household: household, before: before, limit: limit)
-        return ChatList(chats: page, nextBefore: page.count == limit ? page.last?.chatId : nil)
+        let page = try await chats.chats(of: user, household: household, before: paging.before, limit: paging.limit)
+        return ChatList(chats: page, nextBefore: page.count == paging.limit ? page.last?.chatId : nil)
     }
 
     func markRead(_ request: Request, context: HearthRequestContext) async throws -> ReadReceipt {

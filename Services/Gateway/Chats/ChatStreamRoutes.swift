@@ -65,9 +65,7 @@ struct ChatStreamRoutes: Sendable {
     /// `ChatSignals.typingSeconds` unless repeated. Members only.
     func typing(_ request: Request, context: HearthRequestContext) async throws -> Typing {
         let user = try context.authenticatedUser()
-        guard let chatId = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
-            throw APIError.invalid("chat_id", "the chat id in the path must be a UUID")
-        }
+        let chatId = try context.uuidParameter("id", field: "chat_id")
         _ = try await chats.requireMember(user, of: chatId)
         let until = Timestamp.rounded(Date().addingTimeInterval(TimeInterval(ChatSignals.typingSeconds)))
         try await signals.send(

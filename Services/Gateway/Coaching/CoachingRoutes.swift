@@ -108,7 +108,7 @@ struct CoachingRoutes: Sendable {
         }
         routes.get("households/{id}/coaches") { _, context in
             let user = try context.authenticatedUser()
-            let household = try Self.uuid(context, "id", field: "household_id")
+            let household = try context.uuidParameter("id", field: "household_id")
             try await membership.requireMember(user, of: household)
             return CoachList(coaches: try await coaching.coaches(of: household))
         }
@@ -170,7 +170,7 @@ struct CoachingRoutes: Sendable {
 
     func endByCoach(context: HearthRequestContext) async throws -> Relationship {
         let coach = try await requireCoach(context)
-        let household = try Self.uuid(context, "household_id", field: "household_id")
+        let household = try context.uuidParameter("household_id", field: "household_id")
         guard try await membership.coachScope(coach, in: household) != nil else { throw APIError.notFound("client") }
         return try await end(coach: coach, household: household, by: coach, context: context)
     }
@@ -179,7 +179,7 @@ struct CoachingRoutes: Sendable {
 
     func accept(_ request: Request, context: HearthRequestContext) async throws -> Relationship {
         let user = try context.authenticatedUser()
-        let household = try Self.uuid(context, "id", field: "household_id")
+        let household = try context.uuidParameter("id", field: "household_id")
         try await requireOwner(user, of: household)
         let body = try await JSONRequestBody.decode(AcceptBody.self, from: request, context: context)
         let scope = try body.scope?.validated() ?? .chatOnly
@@ -204,8 +204,8 @@ struct CoachingRoutes: Sendable {
 
     func changeScope(_ request: Request, context: HearthRequestContext) async throws -> Relationship {
         let user = try context.authenticatedUser()
-        let household = try Self.uuid(context, "id", field: "household_id")
-        let coach = try Self.uuid(context, "coach_id", field: "coach_id")
+        let household = try context.uuidParameter("id", field: "household_id")
+        let coach = try context.uuidParameter("coach_id", field: "coach_id")
         try await requireOwner(user, of: household)
         let scope = try await JSONRequestBody.decode(ScopeBody.self, from: request, context: context).validated()
         guard try await membership.coachScope(coach, in: household) != nil else { throw APIError.notFound("coach") }
@@ -217,8 +217,8 @@ struct CoachingRoutes: Sendable {
 
     func endByOwner(context: HearthRequestContext) async throws -> Relationship {
         let user = try context.authenticatedUser()
-        let household = try Self.uuid(context, "id", field: "household_id")
-        let coach = try Self.uuid(context, "coach_id", field: "coach_id")
+        let household = try context.uuidParameter("id", field: "household_id")
+        let coach = try context.uuidParameter("coach_id", field: "coach_id")
         try await requireOwner(user, of: household)
         guard try await membership.coachScope(coach, in: household) != nil else { throw APIError.notFound("coach") }
         return try await end(coach: coach, household: household, by: user, context: context)
@@ -238,12 +238,5 @@ struct CoachingRoutes: Sendable {
         guard role == .owner else {
             throw APIError(.forbidden, code: "owner_required", message: "only the household's owners choose its coaches and what they see")
         }
-    }
-
-    private static func uuid(_ context: HearthRequestContext, _ parameter: String, field: String) throws -> UUID {
-        guard let id = context.parameters.get(parameter).flatMap(UUID.init(uuidString:)) else {
-            throw APIError.invalid(field, "the \(field) in the path must be a UUID")
-        }
-        return id
     }
 }

@@ -41,7 +41,7 @@ struct MembershipRoutes: Sendable {
 
     func leave(_ request: Request, context: HearthRequestContext) async throws -> Changed {
         let user = try context.authenticatedUser()
-        let household = try Self.householdId(context)
+        let household = try context.uuidParameter("id", field: "household_id")
         return try await membership.serialized(household) {
             let members = try await membership.members(of: household)
             guard let role = members[user] else { throw APIError.notFound("household") }
@@ -56,8 +56,8 @@ struct MembershipRoutes: Sendable {
 
     func remove(_ request: Request, context: HearthRequestContext) async throws -> Changed {
         let user = try context.authenticatedUser()
-        let household = try Self.householdId(context)
-        let target = try Self.userId(context)
+        let household = try context.uuidParameter("id", field: "household_id")
+        let target = try context.uuidParameter("user_id")
         return try await membership.serialized(household) {
             let members = try await requireOwner(user, of: household)
             guard members[target] != nil else { throw APIError.notFound("member") }
@@ -70,8 +70,8 @@ struct MembershipRoutes: Sendable {
 
     func changeRole(_ request: Request, context: HearthRequestContext) async throws -> Changed {
         let user = try context.authenticatedUser()
-        let household = try Self.householdId(context)
-        let target = try Self.userId(context)
+        let household = try context.uuidParameter("id", field: "household_id")
+        let target = try context.uuidParameter("user_id")
         let body = try await JSONRequestBody.decode(RoleRequest.self, from: request, context: context)
         guard let role = HouseholdRole(rawValue: body.role) else {
             throw APIError.invalid("role", "role must be one of owner, adult, caregiver")
@@ -122,19 +122,5 @@ struct MembershipRoutes: Sendable {
             throw APIError(.forbidden, code: "owner_required", message: "only the household's owners manage its members")
         }
         return members
-    }
-
-    private static func householdId(_ context: HearthRequestContext) throws -> UUID {
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
-            throw APIError.invalid("household_id", "the household id in the path must be a UUID")
-        }
-        return id
-    }
-
-    private static func userId(_ context: HearthRequestContext) throws -> UUID {
-        guard let id = context.parameters.get("user_id").flatMap(UUID.init(uuidString:)) else {
-            throw APIError.invalid("user_id", "the user id in the path must be a UUID")
-        }
-        return id
     }
 }
