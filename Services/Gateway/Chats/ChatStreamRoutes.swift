@@ -140,16 +140,23 @@ struct ChatStreamRoutes: Sendable {
                 sent.insert(message.messageId)
                 try await writer.write(ByteBuffer(string: try Self.frame(links: links, .message(message), encoder: encoder)))
             }
+            // Membership is checked again at every heartbeat and before anything is sent once the
+            // last check is a second old: one who left the household (or whose coaching ended)
+            // receives nothing more, and the stream closes.
+            var checkedAt = ContinuousClock.now
+            func stillMember(force: Bool) async throws {
+                guard force || ContinuousClock.now - checkedAt > .seconds(1) else { return }
+                guard (try? await chats.requireMember(user, of: chatId)) != nil else {
+                    try await writer.write(ByteBuffer(string: "event: closed\ndata: {\"reason\":\"not_a_member\"}\n\n"))
+                    throw MembershipEnded()
+                }
+                checkedAt = ContinuousClock.now
+            }
             do {
                 try await HeartbeatStream.forEach(live, heartbeat: interval) { item in
+                    try await stillMember(force: item == nil)
                     switch item {
                     case nil:
-                        // Membership is checked again at every heartbeat: one who left the household
-                        // (or the chat's household removed them) stops receiving within one interval.
-                        guard (try? await chats.requireMember(user, of: chatId)) != nil else {
-                            try await writer.write(ByteBuffer(string: "event: closed\ndata: {\"reason\":\"not_a_member\"}\n\n"))
-                            throw MembershipEnded()
-                        }
                         try? await signals.refreshed(connection: connection, ttl: presenceTTL)
                         try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                     case .message(let message)?:

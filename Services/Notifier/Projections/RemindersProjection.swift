@@ -15,7 +15,8 @@ import PostgresNIO
 /// The dispatcher reads this table and keeps its own state beside it (`reminder_dispatch`): a
 /// new `due_at` here is a new generation it delivers again.
 ///
-/// From the users topic: `user.deletion_requested` cancels the user's reminders at once and
+/// From the users topic: `user.household_left` cancels the user's pending reminders of that
+/// household, `user.deletion_requested` cancels the user's reminders at once and
 /// `user.erased` removes them (and those of the households erased with the user) together with
 /// the dispatcher's rows about them. The users topic comes last: a rebuild reads archived
 /// history topic by topic in this order, so the account events land after the reminders.
@@ -26,7 +27,7 @@ public struct RemindersProjection: Projection {
     /// Of the chores, households, tracking and users topics only these matter.
     public let eventTypes: Set<String>? = Set([
         ReminderRequested.eventType, ReminderCancelled.eventType, ChoreScheduled.eventType,
-        UserDeletionRequested.eventType, UserErased.eventType,
+        UserDeletionRequested.eventType, UserErased.eventType, UserLeftHousehold.eventType,
     ]).union(TrackingReminderPlanner.eventTypes).union(WellbeingPushPlanner.eventTypes).union(ChatPushPlanner.eventTypes)
     private let tracking = TrackingReminderPlanner()
     private let wellbeing = WellbeingPushPlanner()
@@ -73,6 +74,20 @@ public struct RemindersProjection: Projection {
                     WITH cancelled AS (
                         UPDATE reminders SET status = 'cancelled', updated_at = \(occurredAt), last_event_id = \(eventId)
                         WHERE user_id = \(requested.userId) AND status = 'pending' AND updated_at <= \(occurredAt)
+                        RETURNING reminder_id
+                    )
+                    DELETE FROM reminder_dispatch WHERE reminder_id IN (SELECT reminder_id FROM cancelled)
+                    """, logger: logger)
+            case let left as UserLeftHousehold:
+                // The household's reminders for someone who left it (chores, reminders about its
+                // people, its messages) stop, as a deletion request stops a user's: only rows last
+                // changed up to the leave, so a rebuild (users topic last) cancels what live did.
+                try await connection.query(
+                    """
+                    WITH cancelled AS (
+                        UPDATE reminders SET status = 'cancelled', updated_at = \(occurredAt), last_event_id = \(eventId)
+                        WHERE user_id = \(left.userId) AND household_id = \(left.householdId) AND status = 'pending'
+                          AND updated_at <= \(occurredAt)
                         RETURNING reminder_id
                     )
                     DELETE FROM reminder_dispatch WHERE reminder_id IN (SELECT reminder_id FROM cancelled)

@@ -160,3 +160,41 @@ extension BackboneSuite {
         }
     }
 }
+
+extension BackboneSuite {
+    /// The notifier follows membership too: a household's reminders stop for someone who left it.
+    @Suite struct MembershipReminders {
+        @Test func leavingCancelsTheHouseholdsPendingRemindersOfWhoLeftAndOnlyThose() async throws {
+            try await NotifierStack.with { stack, _ in
+                let gateway = stack.gateway
+                let (alice, household) = try await GatewayUser.withHousehold(gateway, name: "The Remembered")
+                let ben = try await GatewayUser.signIn(gateway)
+                try await Memberships.join(ben, household, invitedBy: alice, gateway: gateway)
+                let bens = try await stack.postReminder(ben, title: "Bins out", at: Date().addingTimeInterval(3600))
+                let alices = try await stack.postReminder(alice, title: "Bins out too", at: Date().addingTimeInterval(3600))
+                @Sendable func status(_ id: UUID) async throws -> String? {
+                    try await TestEnvironment.withPostgres { client in
+                        let rows = try await client.query("SELECT status FROM reminders WHERE reminder_id = \(id)", logger: TestEnvironment.logger)
+                        for try await status in rows.decode(String.self) { return status }
+                        return nil
+                    }
+                }
+                let bothPending = await KafkaTestEnvironment.eventually {
+                    let ben = try? await status(bens)
+                    let alice = try? await status(alices)
+                    return ben == "pending" && alice == "pending"
+                }
+                #expect(bothPending)
+                let left = try await HTTPTestClient.send("POST", gateway.baseURL.appendingPathComponent("v1/households/\(household)/leave"), headers: ben.headers)
+                #expect(left.status == 200)
+                let cancelled = await KafkaTestEnvironment.eventually {
+                    let ben = try? await status(bens)
+                    return ben == "cancelled"
+                }
+                #expect(cancelled, "the leaver's reminder of the household stops")
+                let others = try await status(alices)
+                #expect(others == "pending", "the others' stay")
+            }
+        }
+    }
+}
