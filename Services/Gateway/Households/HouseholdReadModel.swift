@@ -127,9 +127,9 @@ final class HouseholdReadModel: Sendable {
     /// the user left it.
     func upsertBasis(of user: UUID, firstHouseholdId: UUID) async throws -> [UpsertBasis] {
         var rows: [UpsertBasis] = []
-        for try await (current, version, prefs, departed)
+        for try await (current, version, prefs, lastDeparture)
             in try await client.execute(UpsertBasisRow(user: user, firstHouseholdId: firstHouseholdId), logger: logger) {
-            rows.append(UpsertBasis(currentHousehold: current, storedVersion: version, storedPrefsJSON: prefs, departed: departed))
+            rows.append(UpsertBasis(currentHousehold: current, storedVersion: version, storedPrefsJSON: prefs, lastDeparture: lastDeparture))
         }
         return rows
     }
@@ -138,13 +138,15 @@ final class HouseholdReadModel: Sendable {
     struct UpsertBasisRow: PreparedStatement {
         static let sql = """
             SELECT u.household_id, h.version, h.prefs::text,
-                   u.household_id IS NULL AND EXISTS (SELECT 1 FROM household_departures d WHERE d.user_id = $1 AND d.household_id = $2)
+                   CASE WHEN u.household_id IS NULL
+                             AND EXISTS (SELECT 1 FROM household_departures d WHERE d.user_id = $1 AND d.household_id = $2)
+                        THEN (SELECT max(d.left_at) FROM household_departures d WHERE d.user_id = $1) END
             FROM (SELECT 1) AS one
             LEFT JOIN user_households u ON u.user_id = $1
             LEFT JOIN households h ON h.household_id = COALESCE(u.household_id, $2)
             """
         static let bindingDataTypes: [PostgresDataType] = [.uuid, .uuid]
-        typealias Row = (UUID?, Int?, String?, Bool)
+        typealias Row = (UUID?, Int?, String?, Date?)
 
         var user: UUID
         var firstHouseholdId: UUID
@@ -161,8 +163,9 @@ final class HouseholdReadModel: Sendable {
         var storedVersion: Int?
         /// Kept as text: only a merge needs the stored preferences decoded.
         var storedPrefsJSON: String?
-        /// For a user of no household: whether they left the one their first upsert made.
-        var departed = false
+        /// For a user of no household who left the one their first upsert made: when they last
+        /// left a household.
+        var lastDeparture: Date?
     }
 
     private func cachedPrefs(_ json: String) throws -> HouseholdPrefs {

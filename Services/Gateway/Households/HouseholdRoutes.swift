@@ -58,15 +58,17 @@ struct HouseholdRoutes: Sendable {
             currentHousehold: nil, storedVersion: nil, storedPrefsJSON: nil)
         if let current {
             id = current
-        } else if !basis.departed {
+        } else if let left = basis.lastDeparture {
+            // They left the household their first upsert made: a new one, never a way back in.
+            // Its id is derived from the user and their last departure, so a retried or doubled
+            // upsert names the same new household (and leaving it too derives another).
+            id = NameBasedUUID.make(
+                namespace: UserIdentity.firstHouseholdId(of: user), name: "after-leaving/\(Timestamp.format(left))")
+            basis = HouseholdReadModel.UpsertBasis(currentHousehold: nil, storedVersion: nil, storedPrefsJSON: nil)
+        } else {
             // Their first household, made now, or made by an earlier try whose join is not
             // projected yet (the same id: one household).
             id = firstId
-        } else {
-            // They left the household their first upsert made: a new one (its id derived like
-            // everything a request creates, so a retry names it again), never a way back in.
-            id = EventIdentity.newId("household")
-            basis = HouseholdReadModel.UpsertBasis(currentHousehold: nil, storedVersion: nil, storedPrefsJSON: nil)
         }
         var prefs = body.prefs
         if body.mode == .merge, let stored = basis.storedPrefsJSON {

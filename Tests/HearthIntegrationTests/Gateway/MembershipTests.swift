@@ -154,6 +154,9 @@ extension BackboneSuite {
                 #expect(fresh.status == 200)
                 let freshId = try #require(fresh.json["household_id"] as? String)
                 #expect(freshId != household)
+                let secondUpsert = try await HTTPTestClient.postJSON(
+                    url("v1/households/upsert"), ["name": "Alice's", "prefs": ["adults": 2]], headers: alice.headers)
+                #expect(secondUpsert.json["household_id"] as? String == freshId, "a second upsert names the same new household")
                 #expect(try await HTTPTestClient.send("GET", url("v1/households/\(household)"), headers: alice.headers).status == 404)
                 #expect(try await HTTPTestClient.send("GET", url("v1/households/\(freshId)"), headers: alice.headers).status == 200)
             }
