@@ -180,7 +180,7 @@ struct CoachingRoutes: Sendable {
     func accept(_ request: Request, context: HearthRequestContext) async throws -> Relationship {
         let user = try context.authenticatedUser()
         let household = try context.uuidParameter("id", field: "household_id")
-        try await requireOwner(user, of: household)
+        _ = try await membership.requireOwner(user, of: household, to: "choose its coaches and what they see")
         let body = try await JSONRequestBody.decode(AcceptBody.self, from: request, context: context)
         let scope = try body.scope?.validated() ?? .chatOnly
         guard let code = InviteCode.normalized(body.code), let invite = try await coaching.invite(code) else {
@@ -206,7 +206,7 @@ struct CoachingRoutes: Sendable {
         let user = try context.authenticatedUser()
         let household = try context.uuidParameter("id", field: "household_id")
         let coach = try context.uuidParameter("coach_id", field: "coach_id")
-        try await requireOwner(user, of: household)
+        _ = try await membership.requireOwner(user, of: household, to: "choose its coaches and what they see")
         let scope = try await JSONRequestBody.decode(ScopeBody.self, from: request, context: context).validated()
         guard try await membership.coachScope(coach, in: household) != nil else { throw APIError.notFound("coach") }
         let position = try await publisher.publish(
@@ -219,7 +219,7 @@ struct CoachingRoutes: Sendable {
         let user = try context.authenticatedUser()
         let household = try context.uuidParameter("id", field: "household_id")
         let coach = try context.uuidParameter("coach_id", field: "coach_id")
-        try await requireOwner(user, of: household)
+        _ = try await membership.requireOwner(user, of: household, to: "choose its coaches and what they see")
         guard try await membership.coachScope(coach, in: household) != nil else { throw APIError.notFound("coach") }
         return try await end(coach: coach, household: household, by: user, context: context)
     }
@@ -230,13 +230,5 @@ struct CoachingRoutes: Sendable {
         try await consistency.awaitApplied(position, projections: [GatewayProjection.coaching])
         context.logger.info("coach relationship ended", metadata: ["household_id": "\(household)", "coach_id": "\(coach)"])
         return Relationship(coachId: coach, householdId: household, scope: nil, position: position.description)
-    }
-
-    /// Owners decide who coaches their household; other members get a 403, strangers a 404.
-    private func requireOwner(_ user: UUID, of household: UUID) async throws {
-        guard let role = try await membership.role(of: user, in: household) else { throw APIError.notFound("household") }
-        guard role == .owner else {
-            throw APIError(.forbidden, code: "owner_required", message: "only the household's owners choose its coaches and what they see")
-        }
     }
 }

@@ -99,6 +99,18 @@ struct MembershipReadModel: Sendable {
         return nil
     }
 
+    /// The household's users and their roles, when `userId` is one of its owners. A non-member
+    /// gets a 404 (the household's existence is not confirmed); a member who is not an owner a
+    /// 403 saying that only owners may do `what`.
+    func requireOwner(_ userId: UUID, of householdId: UUID, to what: String) async throws -> [UUID: HouseholdRole] {
+        let members = try await members(of: householdId)
+        guard let role = members[userId] else { throw APIError.notFound("household") }
+        guard role == .owner else {
+            throw APIError(.forbidden, code: "owner_required", message: "only the household's owners \(what)")
+        }
+        return members
+    }
+
     /// The household's users and their roles.
     func members(of householdId: UUID) async throws -> [UUID: HouseholdRole] {
         let rows = try await client.query("SELECT user_id, role FROM user_households WHERE household_id = \(householdId)", logger: logger)

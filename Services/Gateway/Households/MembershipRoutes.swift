@@ -59,7 +59,7 @@ struct MembershipRoutes: Sendable {
         let household = try context.uuidParameter("id", field: "household_id")
         let target = try context.uuidParameter("user_id")
         return try await membership.serialized(household) {
-            let members = try await requireOwner(user, of: household)
+            let members = try await membership.requireOwner(user, of: household, to: "manage its members")
             guard members[target] != nil else { throw APIError.notFound("member") }
             guard target != user else {
                 throw APIError(.conflict, code: "use_leave", message: "to leave the household yourself, use POST /v1/households/{id}/leave")
@@ -77,7 +77,7 @@ struct MembershipRoutes: Sendable {
             throw APIError.invalid("role", "role must be one of owner, adult, caregiver")
         }
         let position = try await membership.serialized(household) {
-            let members = try await requireOwner(user, of: household)
+            let members = try await membership.requireOwner(user, of: household, to: "manage its members")
             guard let current = members[target] else { throw APIError.notFound("member") }
             if current == .owner, role != .owner, !members.contains(where: { $0.key != target && $0.value == .owner }) {
                 throw APIError(.conflict, code: "last_owner", message: "a household keeps at least one owner")
@@ -111,16 +111,5 @@ struct MembershipRoutes: Sendable {
         context.logger.info(
             removedBy == nil ? "household left" : "household member removed", metadata: ["household_id": "\(household)"])
         return Changed(householdId: household, userId: user, role: nil, position: left.description)
-    }
-
-    /// The household's users by role, when `user` is one of its owners. A non-member gets a 404
-    /// (the household's existence is not confirmed); a member who is not an owner a 403.
-    private func requireOwner(_ user: UUID, of household: UUID) async throws -> [UUID: HouseholdRole] {
-        let members = try await membership.members(of: household)
-        guard let role = members[user] else { throw APIError.notFound("household") }
-        guard role == .owner else {
-            throw APIError(.forbidden, code: "owner_required", message: "only the household's owners manage its members")
-        }
-        return members
     }
 }
