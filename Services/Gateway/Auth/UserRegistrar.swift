@@ -13,8 +13,10 @@ struct UserRegistrar: Sendable {
     let consistency: ReadConsistency
 
     /// `role` is the account's (`member` or `coach`), chosen at sign-up: a later sign-in asking
-    /// for another one is a 409, since the user cannot change it. A coach needs a display name
-    /// (families must know who they talk to).
+    /// for another one is a 409, since the user cannot change it. A person signing up with a
+    /// real identity (Apple, dev) needs a display name, coach or member: households and coaches
+    /// must know who they talk to. Device accounts are the anonymous installs of the activities
+    /// app and are the only ones without.
     func ensureRegistered(
         _ userId: UUID, provider: IdentityProvider, subject: String?, displayName: String?, role: String? = nil, context: HearthRequestContext
     ) async throws {
@@ -28,8 +30,8 @@ struct UserRegistrar: Sendable {
             return
         }
         let role = role ?? "member"
-        if role == "coach", (displayName ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-            throw APIError.invalid("display_name", "a coach signs up with a display name")
+        if provider != .device, (displayName ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw APIError.invalid("display_name", "a \(role) signs up with a display name (the first sign-in gives it; later ones need not)")
         }
         let event = UserRegisteredV2(userId: userId, provider: provider.rawValue, subject: subject, displayName: displayName, role: role)
         let position = try await publisher.publish(event, correlationId: context.correlationId)

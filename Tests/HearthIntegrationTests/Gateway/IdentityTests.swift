@@ -19,7 +19,11 @@ extension BackboneSuite {
                         TestClaims(issuer: issuer, audience: audience, subject: subject, expiresIn: expiresIn)
                     }
 
-                    let first = try await HTTPTestClient.postJSON(signIn, ["id_token": try await apple.sign(claims())])
+                    // The first sign-in names the person; without a name it is refused, naming the field.
+                    let nameless = try await HTTPTestClient.postJSON(signIn, ["id_token": try await apple.sign(claims())])
+                    #expect(nameless.status == 400)
+                    #expect(String(decoding: nameless.body, as: UTF8.self).contains("display_name"))
+                    let first = try await HTTPTestClient.postJSON(signIn, ["id_token": try await apple.sign(claims()), "display_name": "Robin"])
                     #expect(first.status == 200, "\(String(decoding: first.body, as: UTF8.self))")
                     let userId = try #require(first.json["user_id"] as? String)
                     let jwt = try #require(first.json["jwt"] as? String)
@@ -32,6 +36,7 @@ extension BackboneSuite {
                     #expect(me.status == 200)
                     #expect(me.json["user_id"] as? String == userId)
                     #expect(me.json["provider"] as? String == "apple")
+                    #expect(me.json["display_name"] as? String == "Robin")
 
                     let refused: [(String, String)] = [
                         ("bad signature", try await impostor.sign(claims())),
