@@ -109,6 +109,49 @@ extension BackboneSuite {
                 }
             }
         }
+
+        /// Anthropic's tool use: the tools go out with their JSON schemas as `input_schema`, the
+        /// `tool_use` block's input (streamed in slices) is the proposal; an unknown tool is refused.
+        @Test func anthropicToolUseIsProposedAndAnUnknownToolRefused() async throws {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "Europe/London")!
+            let day = calendar.dateComponents([.year, .month, .day], from: calendar.date(byAdding: .day, value: 1, to: Date())!)
+            let tomorrow = String(format: "%04d-%02d-%02d", day.year!, day.month!, day.day!)
+            let server = FakeModelServer(["/v1/messages": [
+                .stream(ModelWire.anthropicToolUse(
+                    name: "add_chore", arguments: #"{"chore":"Water the plants","assignee":null,"day":"\#(tomorrow)","time":"18:00","minutes":10}"#,
+                    text: "I'll add that.", input: 500, output: 40)),
+                .stream(ModelWire.anthropicToolUse(name: "delete_household", arguments: #"{"confirm":true}"#, input: 500, output: 20)),
+            ]])
+            try await server.serve { base, _ in
+                let orchestrator = [
+                    "HEARTH_MODEL_CHAIN_PLANNING": "anthropic:claude-3-5-haiku-latest", "HEARTH_ANTHROPIC_API_KEY": "sk-ant-tools",
+                    "HEARTH_ANTHROPIC_BASE_URL": base + "/",
+                ]
+                try await AssistStack.with(orchestrator: orchestrator) { gateway, _ in
+                    let (user, _) = try await GatewayUser.withHousehold(gateway, name: "The Gardeners")
+                    let session = Assistant.Session(gateway: gateway, user: user)
+                    let events = try await session.ask("Someone has to water the plants, ten minutes, put it on the list")
+                    let final = try #require(events.first { $0.event == "final" }?.object)
+                    #expect(final["intents_read_by"] as? String == "anthropic:claude-3-5-haiku-latest", "\(final)")
+                    let action = try #require((final["actions"] as? [[String: Any]])?.first, "\(final)")
+                    #expect(action["tool"] as? String == "add_chore")
+                    let arguments = try #require(action["arguments"] as? [String: Any])
+                    #expect(arguments["chore"] as? String == "Water the plants" && arguments["minutes"] as? Int == 10, "\(arguments)")
+                    let sent = try #require(await server.requests(to: "/v1/messages").first)
+                    let tools = try #require(sent.body["tools"] as? String)
+                    #expect(tools.contains("input_schema") && tools.contains("add_chore") && tools.contains("get_profile"), "\(tools)")
+                    #expect(sent.headers["x-api-key"] == "sk-ant-tools")
+
+                    let unknown = try await session.ask("Delete everything")
+                    let refusedFinal = try #require(unknown.first { $0.event == "final" }?.object)
+                    #expect((refusedFinal["actions"] as? [Any])?.isEmpty == true, "\(refusedFinal)")
+                    let refused = try #require((refusedFinal["refused_tool_calls"] as? [[String: Any]])?.first, "\(refusedFinal)")
+                    #expect(refused["tool"] as? String == "delete_household", "\(refused)")
+                    #expect(try await session.actions(status: "pending").count == 1, "only the valid call waits")
+                }
+            }
+        }
     }
 }
 
