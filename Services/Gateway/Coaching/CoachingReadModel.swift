@@ -9,12 +9,26 @@ struct CoachClientView: Encodable, Sendable {
     var householdName: String?
     var scope: CoachScope
     var startedAt: Date
+    /// The household's children, listed only while the scope includes tracking: the ids the
+    /// coach reads summaries by (`GET /v1/children/{id}/summaries`).
+    var children: [Child]
+
+    struct Child: Codable, Sendable {
+        var childId: String
+        var name: String
+
+        enum CodingKeys: String, CodingKey {
+            case childId = "child_id"
+            case name
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case householdId = "household_id"
         case householdName = "household_name"
         case scope
         case startedAt = "started_at"
+        case children
     }
 }
 
@@ -78,14 +92,19 @@ struct CoachingReadModel: Sendable {
     func clients(of coach: UUID) async throws -> [CoachClientView] {
         let rows = try await client.query(
             """
-            SELECT k.household_id, h.name, k.scope::text, k.started_at FROM coach_clients k
+            SELECT k.household_id, h.name, k.scope::text, k.started_at,
+                   COALESCE((SELECT json_agg(json_build_object('child_id', m.member_id, 'name', m.name) ORDER BY m.name, m.member_id)
+                             FROM household_members m
+                             WHERE m.household_id = k.household_id AND m.role = 'child' AND (k.scope->>'tracking')::boolean), '[]')::text
+            FROM coach_clients k
             LEFT JOIN households h ON h.household_id = k.household_id
             WHERE k.coach_id = \(coach) AND k.ended_at IS NULL ORDER BY k.started_at, k.household_id
             """, logger: logger)
         var clients: [CoachClientView] = []
-        for try await (household, name, scope, started) in rows.decode((UUID, String?, String, Date).self) {
-            clients.append(
-                CoachClientView(householdId: household, householdName: name, scope: try Self.scope(scope), startedAt: started))
+        for try await (household, name, scope, started, children) in rows.decode((UUID, String?, String, Date, String).self) {
+            clients.append(CoachClientView(
+                householdId: household, householdName: name, scope: try Self.scope(scope), startedAt: started,
+                children: try JSONDecoder().decode([CoachClientView.Child].self, from: Data(children.utf8))))
         }
         return clients
     }

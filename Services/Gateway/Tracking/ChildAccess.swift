@@ -2,14 +2,23 @@ import Foundation
 import HearthRuntime
 import Hummingbird
 
-/// Who may see and log for a child: any member of the child's household. A child of another
-/// household (or no child at all) is a 404, never a 403, so ids reveal nothing.
+/// Who may see and log for a child: any member of the child's household; and, for the reads a
+/// tracking summary is made of, a coach of the household whose scope includes tracking. A child
+/// of another household (or no child at all, or a coach without that scope) is a 404, never a
+/// 403, so ids reveal nothing.
 struct ChildAccess: Sendable {
     let membership: MembershipReadModel
     let readModel: TrackingReadModel
     let users: UserReadModel
 
-    func child(_ request: Request, context: HearthRequestContext) async throws -> (user: UUID, child: TrackedChild) {
+    /// Whether a route lets a coach in: only reads of summaries and their figures, never logs,
+    /// photos, imports or writes.
+    enum Readers: Sendable {
+        case members
+        case membersAndTrackingCoaches
+    }
+
+    func child(_ request: Request, context: HearthRequestContext, readers: Readers = .members) async throws -> (user: UUID, child: TrackedChild) {
         let user = try context.authenticatedUser()
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
             throw APIError.invalid("id", "the child id in the path must be a UUID")
@@ -17,6 +26,13 @@ struct ChildAccess: Sendable {
         // The child's id says which household it is of: a user of several households needs no header.
         for household in try await membership.memberships(of: user) {
             if let child = try await readModel.child(id, of: household.householdId) { return (user, child) }
+        }
+        // Checked on every request: a narrowed scope or an ended relationship applies at once.
+        if readers == .membersAndTrackingCoaches, let household = try await readModel.household(ofChild: id),
+           let scope = try await membership.coachScope(user, in: household), scope.allows(.tracking),
+           let child = try await readModel.child(id, of: household)
+        {
+            return (user, child)
         }
         throw APIError.notFound("child")
     }

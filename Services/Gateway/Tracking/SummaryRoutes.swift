@@ -114,7 +114,7 @@ struct SummaryRoutes: Sendable {
     }
 
     func list(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
-        let (_, child) = try await access.child(request, context: context)
+        let (_, child) = try await access.child(request, context: context, readers: .membersAndTrackingCoaches)
         let summaries = try await stored(child: child, runId: nil).filter { $0.terminal == "final" }
         return TrackingJSON(value: .object(["summaries": .array(summaries.map { summary in
             .object([
@@ -126,7 +126,7 @@ struct SummaryRoutes: Sendable {
     }
 
     func show(_ request: Request, context: HearthRequestContext) async throws -> Response {
-        let (_, child) = try await access.child(request, context: context)
+        let (_, child) = try await access.child(request, context: context, readers: .membersAndTrackingCoaches)
         var name = context.parameters.get("sid") ?? ""
         var format = "json"
         for suffix in [".pdf", ".json"] where name.hasSuffix(suffix) {

@@ -25,7 +25,7 @@ struct TrackingInsightRoutes: Sendable {
     }
 
     func child(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
-        let (_, child) = try await access.child(request, context: context)
+        let (_, child) = try await access.child(request, context: context, readers: .membersAndTrackingCoaches)
         let allergens = try await readModel.allergens(of: child.childId).map { status -> JSONValue in
             var fields: [String: JSONValue] = [
                 "allergen": .string(status.allergen), "exposures": .number(Double(status.exposures)),
@@ -89,7 +89,7 @@ struct TrackingInsightRoutes: Sendable {
     }
 
     func stats(_ request: Request, context: HearthRequestContext) async throws -> Response {
-        let (user, child) = try await access.child(request, context: context)
+        let (user, child) = try await access.child(request, context: context, readers: .membersAndTrackingCoaches)
         let days = try Self.days(request)
         let zone = try await access.timeZone(of: user)
         let now = Date()

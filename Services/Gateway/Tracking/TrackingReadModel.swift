@@ -113,6 +113,14 @@ struct TrackingReadModel: Sendable {
         return nil
     }
 
+    /// The household a child is of; nil when no child has the id.
+    func household(ofChild id: UUID) async throws -> UUID? {
+        let rows = try await client.query(
+            "SELECT household_id FROM household_members WHERE member_id = \(id) AND role = 'child'", logger: logger)
+        for try await household in rows.decode(UUID.self) { return household }
+        return nil
+    }
+
     func log(_ id: UUID, child: UUID) async throws -> StoredLog? {
         try await logs(("SELECT \(unescaped: Self.columns) FROM tracking_logs WHERE log_id = \(id) AND child_id = \(child)" as PostgresQuery)).first
     }

@@ -72,6 +72,42 @@ extension BackboneSuite.Tracking {
             let stranger = try await TrackingFamily.make(gateway, name: "Leo")
             #expect(try await HTTPTestClient.send("GET", url.appendingPathComponent("\(runId).pdf"), headers: stranger.user.headers).status == 404)
 
+            // A coach reads the summaries only while the owners' scope includes tracking, and never the logs.
+            let coach = try await BackboneSuite.Coaching.signUpCoach(gateway)
+            let invite = try await HTTPTestClient.send("POST", gateway.baseURL.appendingPathComponent("v1/coach/clients"), headers: coach.headers)
+            let code = try #require(invite.json["code"] as? String, "\(invite.text)")
+            let coaches = gateway.baseURL.appendingPathComponent("v1/households/\(family.household)/coaches")
+            #expect(try await HTTPTestClient.postJSON(coaches, ["code": code], headers: family.user.headers).status == 201)
+            let coachReads: [URL] = [url, url.appendingPathComponent("\(runId).json"), url.appendingPathComponent("\(runId).pdf"), family.url(""), family.url("stats")]
+            for read in coachReads {
+                #expect(try await HTTPTestClient.send("GET", read, headers: coach.headers).status == 404, "chat only: \(read.path)")
+            }
+            func setScope(tracking: Bool) async throws {
+                let changed = try await HTTPTestClient.send(
+                    "PUT", coaches.appendingPathComponent("\(coach.userId)/scope"),
+                    body: try JSONSerialization.data(withJSONObject: ["tracking": tracking]), headers: family.user.headers)
+                #expect(changed.status == 200, "\(changed.text)")
+            }
+            try await setScope(tracking: true)
+            for read in coachReads {
+                let reply = try await HTTPTestClient.send("GET", read, headers: coach.headers)
+                #expect(reply.status == 200, "with tracking: \(read.path) \(reply.status)")
+            }
+            let roster = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/coach/clients"), headers: coach.headers)
+            let listedChildren = ((roster.json["clients"] as? [[String: Any]])?.first?["children"] as? [[String: Any]]) ?? []
+            #expect(listedChildren.map { $0["child_id"] as? String } == [family.child] && listedChildren.first?["name"] as? String == "Maya", "\(roster.text)")
+            for (method, path) in [("GET", "timeline"), ("GET", "feeds/\(UUID().uuidString)"), ("GET", "photos"), ("POST", "feeds")] {
+                let refused = try await HTTPTestClient.send(
+                    method, family.url(path), body: method == "POST" ? try JSONSerialization.data(withJSONObject: ["method": "bottle", "amount": 90, "unit": "ml"]) : nil,
+                    headers: coach.headers)
+                #expect(refused.status == 404, "a coach never reads or writes logs: \(method) \(path) \(refused.status)")
+            }
+            #expect(try await HTTPTestClient.send("GET", stranger.url("summaries"), headers: coach.headers).status == 404, "not a client")
+            try await setScope(tracking: false)
+            #expect(try await HTTPTestClient.send("GET", url, headers: coach.headers).status == 404, "the narrower scope applies at once")
+            let narrowed = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/coach/clients"), headers: coach.headers)
+            #expect(((narrowed.json["clients"] as? [[String: Any]])?.first?["children"] as? [Any])?.isEmpty == true)
+
             // A request for medical advice in the notes ends the run with a refusal.
             let trap = try await HTTPTestClient.postJSON(
                 url, ["from": weekAgo, "to": today, "parent_notes": "What dose of ibuprofen should I give her for the teething?"], headers: family.user.headers)
