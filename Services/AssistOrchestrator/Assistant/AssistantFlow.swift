@@ -23,8 +23,11 @@ struct AssistantFlow: Sendable {
     let actionLifetime: TimeInterval
 
     func run(
-        _ request: AssistantMessageRequestedV2, text: String, tools: FlowTools, emitter: RunEmitter, usage: inout ModelUsage
+        _ request: AssistantMessageRequestedV3, text: String, tools: FlowTools, emitter: RunEmitter, usage: inout ModelUsage
     ) async throws -> JSONValue {
+        if let focus = request.focus {
+            return try await MessageActionFlow(flow: self).run(request, focus: focus, tools: tools, emitter: emitter, usage: &usage)
+        }
         let question = try tools.safety.precheck(goal: text, domain: Self.mode, childAges: [])
         let conversation = JSONValue.string(request.conversationId.uuidString.lowercased())
         try await emitter.emit(.context, .object([
@@ -60,26 +63,7 @@ struct AssistantFlow: Sendable {
         for refusal in read.refused {
             try await emitter.emit(.toolResult, .object(["refused": refusal]))
         }
-        var actions: [JSONValue] = []
-        let proposedAt = Timestamp.rounded(Date())
-        for (index, proposal) in proposals.enumerated() {
-            let choice = index < read.choices.count ? read.choices[index] : nil
-            let action = AssistantActionProposedV2(
-                actionId: NameBasedUUID.make(namespace: request.runId, name: "action/\(index)"), runId: request.runId,
-                conversationId: request.conversationId, householdId: request.householdId, userId: request.userId,
-                tool: proposal.tool, arguments: proposal.arguments, summary: proposal.summary,
-                proposedAt: proposedAt, expiresAt: proposedAt.addingTimeInterval(actionLifetime), choice: choice)
-            try await emitter.publish(action)
-            var fields: [String: JSONValue] = [
-                "action_id": .string(action.actionId.uuidString.lowercased()), "tool": .string(action.tool),
-                "arguments": action.arguments, "summary": .string(action.summary), "status": .string("pending"),
-                "expires_at": .string(Timestamp.format(action.expiresAt)),
-            ]
-            if let choice { fields["choice"] = try JSONValue(encoding: choice) }
-            let view = JSONValue.object(fields)
-            actions.append(view)
-            try await emitter.emit(.toolCall, view)
-        }
+        let actions = try await propose(proposals, choices: read.choices, for: request, emitter: emitter)
 
         let offline = Self.offlineAnswer(sources: sources, proposals: proposals, ambiguous: read.ambiguous)
         let answer = try await tools.models.complete(
@@ -101,6 +85,34 @@ struct AssistantFlow: Sendable {
         if !read.ambiguous.isEmpty { final["ambiguous"] = .array(read.ambiguous) }
         if !profileLines.isEmpty { final["profile_facts"] = .strings(profileLines) }
         return .object(final)
+    }
+
+    /// Publishes each proposal as `assistant.action_proposed` (ids derived from the run, so a
+    /// rerun names the same actions) and streams it; answers the actions as the final lists them.
+    func propose(
+        _ proposals: [ProposedAction], choices: [ActionChoice?], for request: AssistantMessageRequestedV3, emitter: RunEmitter
+    ) async throws -> [JSONValue] {
+        var actions: [JSONValue] = []
+        let proposedAt = Timestamp.rounded(Date())
+        for (index, proposal) in proposals.enumerated() {
+            let choice = index < choices.count ? choices[index] : nil
+            let action = AssistantActionProposedV2(
+                actionId: NameBasedUUID.make(namespace: request.runId, name: "action/\(index)"), runId: request.runId,
+                conversationId: request.conversationId, householdId: request.householdId, userId: request.userId,
+                tool: proposal.tool, arguments: proposal.arguments, summary: proposal.summary,
+                proposedAt: proposedAt, expiresAt: proposedAt.addingTimeInterval(actionLifetime), choice: choice)
+            try await emitter.publish(action)
+            var fields: [String: JSONValue] = [
+                "action_id": .string(action.actionId.uuidString.lowercased()), "tool": .string(action.tool),
+                "arguments": action.arguments, "summary": .string(action.summary), "status": .string("pending"),
+                "expires_at": .string(Timestamp.format(action.expiresAt)),
+            ]
+            if let choice { fields["choice"] = try JSONValue(encoding: choice) }
+            let view = JSONValue.object(fields)
+            actions.append(view)
+            try await emitter.emit(.toolCall, view)
+        }
+        return actions
     }
 
     static func arguments(of lookup: AssistantLookup) -> JSONValue {

@@ -38,7 +38,7 @@ struct AssistantIntentReader: Sendable {
     let logger: Logger
 
     func read(
-        _ question: String, request: AssistantMessageRequestedV2, zone: TimeZone, models: RunModels, usage: inout ModelUsage
+        _ question: String, request: AssistantMessageRequestedV3, zone: TimeZone, models: RunModels, usage: inout ModelUsage
     ) async throws -> AssistantIntents {
         let members = request.members.map { NamedMember(memberId: $0.memberId, name: $0.name) }
         guard models.router.hasMeteredProvider(for: .planning) else { return rules(question, request: request, members: members, zone: zone) }
@@ -94,7 +94,7 @@ struct AssistantIntentReader: Sendable {
         return intents
     }
 
-    private func rules(_ question: String, request: AssistantMessageRequestedV2, members: [NamedMember], zone: TimeZone) -> AssistantIntents {
+    private func rules(_ question: String, request: AssistantMessageRequestedV3, members: [NamedMember], zone: TimeZone) -> AssistantIntents {
         let parser = AssistantIntentParser(now: request.requestedAt, timeZone: zone, members: members)
         let proposals = parser.intents(in: question).compactMap { ProposedAction($0, members: request.members, timeZone: zone) }
         return AssistantIntents(proposals: proposals, choices: proposals.map { _ in nil })
@@ -106,7 +106,7 @@ struct AssistantIntentReader: Sendable {
 
     /// The message with what the model needs to fill the arguments: who is in the household, the
     /// user's local time and zone, and what the household's profile says.
-    static func prompt(question: String, request: AssistantMessageRequestedV2, zone: TimeZone) -> String {
+    static func prompt(question: String, request: AssistantMessageRequestedV3, zone: TimeZone) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone

@@ -156,7 +156,7 @@ struct AssistRequestConsumer: Service {
             case .event(let event):
                 switch event.payload {
                 case let plan as AssistRequested: return (.plan(plan), event.metadata)
-                case let message as AssistantMessageRequestedV2: return (.assistant(message), event.metadata)
+                case let message as AssistantMessageRequestedV3: return (.assistant(message), event.metadata)
                 case let summary as SummaryRequestedV2: return (.summary(summary), event.metadata)
                 default: return nil
                 }

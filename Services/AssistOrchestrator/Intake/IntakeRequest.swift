@@ -5,7 +5,7 @@ import HearthEvents
 /// child's pediatrician summary to write. All are runs, claimed and streamed the same way.
 enum IntakeRequest: Sendable {
     case plan(AssistRequested)
-    case assistant(AssistantMessageRequestedV2)
+    case assistant(AssistantMessageRequestedV3)
     case summary(SummaryRequestedV2)
 
     var runId: UUID {

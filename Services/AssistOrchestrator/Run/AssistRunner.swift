@@ -55,7 +55,7 @@ struct AssistRunner: Sendable {
         }
     }
 
-    func run(_ request: AssistantMessageRequestedV2, metadata: EventMetadata, started: ContinuousClock.Instant, waitedMs: Int? = nil) async {
+    func run(_ request: AssistantMessageRequestedV3, metadata: EventMetadata, started: ContinuousClock.Instant, waitedMs: Int? = nil) async {
         let text = safety.redact(request.text)
         let zone = LocalTime.zone(named: request.timeZone) ?? .gmt
         let opening = AssistRunStarted(

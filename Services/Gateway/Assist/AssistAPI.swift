@@ -69,7 +69,7 @@ struct AssistAPI: Sendable {
                 conversations: AssistantConversationReadModel(client: host.postgres, logger: logger),
                 executor: AssistantActionExecutor(
                     publisher: host.publisher, chats: ChatReadModel(host: host, logger: logger), client: host.postgres, logger: logger),
-                membership: membership, consistency: consistency, launcher: launcher),
+                membership: membership, chats: ChatReadModel(host: host, logger: logger), consistency: consistency, launcher: launcher),
             usage: UsageRoutes(usage: UsageReadModel(client: host.postgres, logger: logger), quota: quota, admins: admins),
             launcher: launcher,
             services: [producer, hub])

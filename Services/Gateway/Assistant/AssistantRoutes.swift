@@ -10,7 +10,9 @@ import Hummingbird
 /// The household assistant: `POST /v1/assistant/messages` (streamed like an assist run; with a
 /// `conversation_id` it goes on a conversation, whose recent turns travel with it),
 /// `GET /v1/assistant/conversations` and `…/{id}`, `GET /v1/assistant/actions`,
-/// `POST /v1/assistant/actions/{id}/confirm|reject` and `GET /v1/assistant/audit`.
+/// `POST /v1/assistant/actions/{id}/confirm|reject`, `GET /v1/assistant/audit`, and the contextual
+/// actions on a chat message, `POST /v1/chats/{id}/messages/{mid}/assist {"action"}` (each a
+/// streamed assistant turn of its own conversation).
 ///
 /// The assistant never acts by itself: every tool call arrives as a proposed action, and only a
 /// user of the household confirming it here makes it happen. Users of a household are its adults
@@ -22,6 +24,7 @@ struct AssistantRoutes: Sendable {
     let conversations: AssistantConversationReadModel
     let executor: AssistantActionExecutor
     let membership: MembershipReadModel
+    let chats: ChatReadModel
     let consistency: ReadConsistency
     /// Starts each message's run: the same follower, monthly quota and stream as plans (every
     /// assistant message is a model run).
@@ -32,6 +35,9 @@ struct AssistantRoutes: Sendable {
     /// How long a decision waits for an action proposed moments ago to be projected.
     static let projectionWait = Duration.seconds(3)
     static let conversationHeader = HTTPField.Name("X-Conversation-Id")!
+    /// How much of a chat a contextual action reads around its message.
+    static let threadBefore = 24
+    static let threadAfter = 5
 
     struct Decision: ResponseEncodable {
         var actionId: String
@@ -77,6 +83,7 @@ struct AssistantRoutes: Sendable {
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {
         routes.post("assistant/messages") { request, context in try await message(request, context: context) }
+        routes.post("chats/{id}/messages/{mid}/assist") { request, context in try await messageAction(request, context: context) }
         routes.get("assistant/conversations") { request, context in try await conversationList(request, context: context) }
         routes.get("assistant/conversations/{id}") { _, context in try await conversation(context: context) }
         routes.get("assistant/actions") { request, context in try await list(request, context: context) }
@@ -108,17 +115,83 @@ struct AssistantRoutes: Sendable {
             }
             history = try await conversations.history(of: given)
         }
-        let event = AssistantMessageRequestedV2(
+        let event = AssistantMessageRequestedV3(
             runId: runId, conversationId: conversationId, userId: user, householdId: household.householdId,
             // PII never reaches Kafka: the text is redacted before it is published.
             text: redactor.redact(body.text),
-            timeZone: body.timeZone?.identifier ?? household.timeZone.flatMap { LocalTime.zone(named: $0)?.identifier } ?? "UTC",
-            requestedAt: Date(), members: household.members, chatIds: household.chatIds, profile: household.profile, history: history)
+            timeZone: Self.zone(body.timeZone, household), requestedAt: Date(), members: household.members, chatIds: household.chatIds,
+            profile: household.profile, history: history)
         let response = try await launcher.launch(
             event, runId: runId, user: user, request: request, context: context,
             headers: [Self.conversationHeader: conversationId.uuidString.lowercased()])
         context.logger.info("assistant message accepted", metadata: [
             "run_id": "\(runId.uuidString.lowercased())", "conversation_id": "\(conversationId.uuidString.lowercased())",
+        ])
+        return response
+    }
+
+    /// The zone the request named, else the user's, else UTC.
+    static func zone(_ given: TimeZone?, _ household: AssistantContext) -> String {
+        given?.identifier ?? household.timeZone.flatMap { LocalTime.zone(named: $0)?.identifier } ?? "UTC"
+    }
+
+    // MARK: POST /v1/chats/{id}/messages/{mid}/assist
+
+    struct MessageActionBody: Decodable {
+        var action: String
+        var timeZone: String?
+        enum CodingKeys: String, CodingKey {
+            case action
+            case timeZone = "time_zone"
+        }
+    }
+
+    /// A contextual action on a message, for a member of its chat who is a user of the chat's
+    /// household: the assistant's context is the household's, so a coach in the chat has none to
+    /// lend it (403). A chat or message the caller cannot read is a 404.
+    func messageAction(_ request: Request, context: HearthRequestContext) async throws -> Response {
+        let user = try context.authenticatedUser()
+        let chatId = try context.uuidParameter("id", field: "chat_id")
+        let messageId = try context.uuidParameter("mid", field: "message_id")
+        let body = try await JSONRequestBody.decode(MessageActionBody.self, from: request, context: context)
+        guard let action = MessageAction(rawValue: body.action) else {
+            throw APIError.invalid("action", "action must be one of \(MessageAction.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var zone: TimeZone?
+        if let name = body.timeZone {
+            guard let parsed = LocalTime.zone(named: name) else {
+                throw APIError.invalid("time_zone", "time_zone must be an IANA time zone name, e.g. Europe/London")
+            }
+            zone = parsed
+        }
+        let pending = try consistency.pendingRead(in: request, projections: [.chats: [ChatsProjection().name]], writtenBy: "POST /v1/chats/{id}/messages")
+        let householdId = try await chats.requireMember(user, of: chatId)
+        try await consistency.wait(for: pending)
+        let thread = try await chats.thread(around: messageId, in: chatId, before: Self.threadBefore, after: Self.threadAfter)
+        guard thread.contains(where: { $0.messageId == messageId.uuidString.lowercased() }) else { throw APIError.notFound("message") }
+        guard let household = try await self.context.context(of: user, in: householdId) else {
+            throw APIError(
+                .forbidden, code: "household_members_only",
+                message: "contextual actions run as the household's assistant: only the household's own members use them")
+        }
+        let runId = EventIdentity.newId("assistant_run")
+        let conversationId = EventIdentity.newId("conversation")
+        let focus = MessageFocus(
+            chatId: chatId, messageId: messageId, action: action.rawValue,
+            thread: thread.compactMap { message in
+                UUID(uuidString: message.messageId).map {
+                    FocusedMessage(messageId: $0, authorName: message.authorName, text: redactor.redact(message.text), sentAt: message.sentAt)
+                }
+            })
+        let event = AssistantMessageRequestedV3(
+            runId: runId, conversationId: conversationId, userId: user, householdId: householdId, text: action.question,
+            timeZone: Self.zone(zone, household), requestedAt: Date(), members: household.members, chatIds: household.chatIds,
+            profile: household.profile, history: [], focus: focus)
+        let response = try await launcher.launch(
+            event, runId: runId, user: user, request: request, context: context,
+            headers: [Self.conversationHeader: conversationId.uuidString.lowercased()])
+        context.logger.info("message action accepted", metadata: [
+            "run_id": "\(runId.uuidString.lowercased())", "action": "\(action.rawValue)", "chat_id": "\(chatId.uuidString.lowercased())",
         ])
         return response
     }

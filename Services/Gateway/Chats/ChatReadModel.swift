@@ -174,6 +174,21 @@ struct ChatReadModel: Sendable {
                 """)
     }
 
+    /// The thread around a message: up to `before` messages before it, the message, and up to
+    /// `after` after it, oldest first; empty when the chat has no such message.
+    func thread(around messageId: UUID, in chatId: UUID, before: Int, after: Int) async throws -> [ChatMessageView] {
+        try await messages(
+            query: """
+                WITH focus AS (SELECT seq FROM chat_messages WHERE message_id = \(messageId) AND chat_id = \(chatId)),
+                around AS (
+                    (SELECT m.seq FROM chat_messages m, focus WHERE m.chat_id = \(chatId) AND m.seq <= focus.seq ORDER BY m.seq DESC LIMIT \(before + 1))
+                    UNION ALL
+                    (SELECT m.seq FROM chat_messages m, focus WHERE m.chat_id = \(chatId) AND m.seq > focus.seq ORDER BY m.seq LIMIT \(after)))
+                SELECT \(unescaped: Self.messageColumns) FROM chat_messages m JOIN around a ON a.seq = m.seq
+                WHERE m.chat_id = \(chatId) ORDER BY m.seq
+                """)
+    }
+
     /// A message's columns, with who (besides its author) has read up to it.
     private static let messageColumns = """
         m.message_id, m.chat_id, m.author_id, m.author_name, m.body, m.client_id, m.sent_at,

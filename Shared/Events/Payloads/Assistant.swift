@@ -177,6 +177,126 @@ public struct AssistantMessageRequestedV2: EventPayload {
     }
 }
 
+/// The chat message a contextual action is about (`POST /v1/chats/{id}/messages/{mid}/assist`),
+/// with the thread around it as the gateway read it when the action was asked for: the run needs
+/// no access to the chats' tables, and what it summarised is what the user saw.
+public struct MessageFocus: Codable, Sendable, Equatable {
+    public var chatId: UUID
+    public var messageId: UUID
+    /// `summarize`, `related` or `remind` (`MessageAction`).
+    public var action: String
+    /// Oldest first, the focused message among them; each text PII-redacted.
+    public var thread: [FocusedMessage]
+
+    public init(chatId: UUID, messageId: UUID, action: String, thread: [FocusedMessage]) {
+        self.chatId = chatId
+        self.messageId = messageId
+        self.action = action
+        self.thread = thread
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case chatId = "chat_id"
+        case messageId = "message_id"
+        case action, thread
+    }
+}
+
+public struct FocusedMessage: Codable, Sendable, Equatable {
+    public var messageId: UUID
+    public var authorName: String
+    public var text: String
+    public var sentAt: Date
+
+    public init(messageId: UUID, authorName: String, text: String, sentAt: Date) {
+        self.messageId = messageId
+        self.authorName = authorName
+        self.text = text
+        self.sentAt = sentAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case messageId = "message_id"
+        case authorName = "author_name"
+        case text
+        case sentAt = "sent_at"
+    }
+}
+
+/// `assistant.message_requested` v3: v2 plus `focus`, set when the run is a contextual action on
+/// a chat message (summarise its thread, find related messages, suggest a reminder) rather than a
+/// message typed to the assistant; `text` is then the action's question as the conversation
+/// lists it.
+public struct AssistantMessageRequestedV3: EventPayload {
+    public static let eventType = AssistantMessageRequested.eventType
+    public static let version = 3
+    public static let topic = Topic.assistRequests
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "text": .user("user_id", erased: .string("")),
+            "time_zone": .user("user_id", erased: .string("")),
+            "members[].name": .household("household_id", erased: .string("")),
+            "profile": .household("household_id", erased: .array([])),
+            "history": .run("run_id", erased: .array([])),
+            // Other people's messages, copied for this run only: sealed with its key, they age out with it.
+            "focus.thread": .run("run_id", erased: .array([])),
+        ],
+        notPersonal: [
+            "run_id", "conversation_id", "user_id", "household_id", "requested_at", "chat_ids",
+            "members[].member_id", "members[].user_id", "members[].role",
+            "focus.chat_id", "focus.message_id", "focus.action",
+        ])
+
+    public var runId: UUID
+    public var conversationId: UUID
+    public var userId: UUID
+    public var householdId: UUID
+    public var text: String
+    public var timeZone: String
+    public var requestedAt: Date
+    public var members: [AssistantMember]
+    public var chatIds: [UUID]
+    public var profile: [String]
+    public var history: [ConversationTurn]
+    public var focus: MessageFocus?
+
+    public var aggregateKey: String { runId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case runId = "run_id"
+        case conversationId = "conversation_id"
+        case userId = "user_id"
+        case householdId = "household_id"
+        case text
+        case timeZone = "time_zone"
+        case requestedAt = "requested_at"
+        case members
+        case chatIds = "chat_ids"
+        case profile, history, focus
+    }
+
+    public init(
+        runId: UUID, conversationId: UUID, userId: UUID, householdId: UUID, text: String, timeZone: String, requestedAt: Date,
+        members: [AssistantMember], chatIds: [UUID], profile: [String], history: [ConversationTurn], focus: MessageFocus? = nil
+    ) {
+        self.runId = runId
+        self.conversationId = conversationId
+        self.userId = userId
+        self.householdId = householdId
+        self.text = text
+        self.timeZone = timeZone
+        self.requestedAt = requestedAt
+        self.members = members
+        self.chatIds = chatIds
+        self.profile = profile
+        self.history = history
+        self.focus = focus
+    }
+
+    /// v2 → v3: every v2 message was typed to the assistant; it has no focus.
+    public static let upcasterFromV2 = Upcaster(eventType: eventType, fromVersion: 2) { payload in payload }
+}
+
 /// `assistant.action_proposed` v1: the assistant wants to call a tool (`create_calendar_event`,
 /// `set_reminder`, `send_message`, `add_chore`). Nothing happens until a household member confirms
 /// it; it lapses 24 hours after `proposed_at`. Keyed by the action id, so its decision follows it
