@@ -19,7 +19,7 @@ public struct AssistantTurnsProjection: Projection {
     public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
         for event in events {
             switch event.payload {
-            case let message as AssistantMessageRequestedV2:
+            case let message as AssistantMessageRequestedV3:
                 try await connection.query(
                     """
                     INSERT INTO assistant_turns (run_id, conversation_id, user_id, household_id, question, asked_at)
