@@ -16,6 +16,9 @@ struct ProfileFactView: Encodable, Sendable {
     var source: Source
     var extractedAt: Date
     var decidedBy: String?
+    /// True while the fact is about someone named who is no member yet: link it
+    /// (`POST /v1/profile/facts/{id}/link`) to make it a member's.
+    var unknownSubject: Bool
 
     struct Source: Encodable, Sendable {
         var messageId: String
@@ -36,6 +39,7 @@ struct ProfileFactView: Encodable, Sendable {
         case subject, kind, value, polarity, confidence, status, source
         case extractedAt = "extracted_at"
         case decidedBy = "decided_by"
+        case unknownSubject = "unknown_subject"
     }
 }
 
@@ -111,17 +115,17 @@ struct ProfileReadModel: Sendable {
         let rows = try await connection.query(
             """
             SELECT fact_id, member_id, subject, kind, value, polarity, confidence, status, message_id, chat_id, quoted_span,
-                   extractor, extracted_at, decided_by
+                   extractor, extracted_at, decided_by, unknown_subject
             FROM profile_facts WHERE household_id = \(householdId) ORDER BY extracted_at, fact_id
             """, logger: logger)
         var views: [ProfileFactView] = []
-        for try await row in rows.decode((UUID, UUID?, String, String, String, String, Double, String, UUID, UUID, String, String, Date, UUID?).self) {
+        for try await row in rows.decode((UUID, UUID?, String, String, String, String, Double, String, UUID, UUID, String, String, Date, UUID?, Bool).self) {
             views.append(
                 ProfileFactView(
                     factId: row.0.uuidString.lowercased(), memberId: row.1?.uuidString.lowercased(), subject: row.2, kind: row.3,
                     value: row.4, polarity: row.5, confidence: row.6, status: row.7,
                     source: .init(messageId: row.8.uuidString.lowercased(), chatId: row.9.uuidString.lowercased(), quotedSpan: row.10, extractor: row.11),
-                    extractedAt: row.12, decidedBy: row.13?.uuidString.lowercased()))
+                    extractedAt: row.12, decidedBy: row.13?.uuidString.lowercased(), unknownSubject: row.14))
         }
         return views
     }
@@ -137,10 +141,19 @@ struct ProfileReadModel: Sendable {
         return views
     }
 
-    /// The fact's household and status; nil when it does not exist.
-    func fact(_ factId: UUID) async throws -> (householdId: UUID, status: String)? {
-        let rows = try await client.query("SELECT household_id, status FROM profile_facts WHERE fact_id = \(factId)", logger: logger)
-        for try await (household, status) in rows.decode((UUID, String).self) { return (household, status) }
+    /// The fact's household, status and whether its subject is still unknown; nil when it does not exist.
+    func fact(_ factId: UUID) async throws -> (householdId: UUID, status: String, unknownSubject: Bool)? {
+        let rows = try await client.query(
+            "SELECT household_id, status, unknown_subject FROM profile_facts WHERE fact_id = \(factId)", logger: logger)
+        for try await (household, status, unknown) in rows.decode((UUID, String, Bool).self) { return (household, status, unknown) }
+        return nil
+    }
+
+    /// The name of a member of the household (a person it plans for); nil when there is none.
+    func memberName(_ memberId: UUID, in householdId: UUID) async throws -> String? {
+        let rows = try await client.query(
+            "SELECT name FROM household_members WHERE member_id = \(memberId) AND household_id = \(householdId)", logger: logger)
+        for try await name in rows.decode(String.self) { return name }
         return nil
     }
 }

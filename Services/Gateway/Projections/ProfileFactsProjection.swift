@@ -11,6 +11,10 @@ import PostgresNIO
 /// at once, before anyone confirms it; a fact that lifts a constraint does so only once a
 /// household member confirms it. Rejecting an added fact lifts the constraint it created.
 ///
+/// A fact about an unknown subject (someone named who is no member yet) constrains nothing: its
+/// subject is nobody. Once a member links it to someone (`profile.fact_linked`) it is that
+/// member's, and a safety fact then constrains at once, as if it had been read about them.
+///
 /// `user.erased` (users topic) removes the profile of the households erased with the user, and
 /// the facts quoted from messages the user wrote.
 public struct ProfileFactsProjection: Projection {
@@ -20,7 +24,8 @@ public struct ProfileFactsProjection: Projection {
     /// Every type of the profile topic this projection reads, and only `user.erased` of the
     /// users topic (registrations and profile updates are passed over undecoded).
     public let eventTypes: Set<String>? = [
-        ProfileFactExtracted.eventType, ProfileFactConfirmed.eventType, ProfileFactRejected.eventType, UserErased.eventType,
+        ProfileFactExtracted.eventType, ProfileFactLinked.eventType, ProfileFactConfirmed.eventType, ProfileFactRejected.eventType,
+        UserErased.eventType,
     ]
 
     static let constrainingKinds: Set<String> = ["allergy", "intolerance"]
@@ -30,26 +35,32 @@ public struct ProfileFactsProjection: Projection {
     public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
         for event in events {
             switch event.payload {
-            case let fact as ProfileFactExtracted:
+            case let fact as ProfileFactExtractedV2:
                 let inserted = try await connection.query(
                     """
                     INSERT INTO profile_facts (fact_id, household_id, member_id, subject, kind, value, polarity, confidence,
-                                               message_id, chat_id, quoted_span, extractor, status, extracted_at)
+                                               message_id, chat_id, quoted_span, extractor, status, extracted_at, unknown_subject)
                     VALUES (\(fact.factId), \(fact.householdId), \(fact.memberId), \(fact.subject), \(fact.kind), \(fact.value),
                             \(fact.polarity), \(fact.confidence), \(fact.messageId), \(fact.chatId), \(fact.quotedSpan),
-                            \(fact.extractor), 'proposed', \(event.metadata.occurredAt))
+                            \(fact.extractor), 'proposed', \(event.metadata.occurredAt), \(fact.unknownSubject))
                     ON CONFLICT (fact_id) DO NOTHING
                     RETURNING fact_id
                     """, logger: logger)
                 var isNew = false
                 for try await _ in inserted { isNew = true }
-                if isNew, fact.polarity == "add", Self.constrainingKinds.contains(fact.kind) {
-                    try await connection.query(
-                        """
-                        INSERT INTO profile_constraints (household_id, subject, kind, value, source_fact_id)
-                        VALUES (\(fact.householdId), \(fact.subject), \(fact.kind), \(fact.value), \(fact.factId))
-                        ON CONFLICT (household_id, subject, kind, value) DO NOTHING
-                        """, logger: logger)
+                if isNew, !fact.unknownSubject, fact.polarity == "add", Self.constrainingKinds.contains(fact.kind) {
+                    try await constrain(fact.householdId, subject: fact.subject, kind: fact.kind, value: fact.value, by: fact.factId, on: connection, logger: logger)
+                }
+            case let linked as ProfileFactLinked:
+                let rows = try await connection.query(
+                    """
+                    UPDATE profile_facts SET member_id = \(linked.memberId), subject = \(linked.subject), unknown_subject = false
+                    WHERE fact_id = \(linked.factId) AND household_id = \(linked.householdId) AND unknown_subject AND status <> 'rejected'
+                    RETURNING kind, value, polarity
+                    """, logger: logger)
+                for try await (kind, value, polarity) in rows.decode((String, String, String).self)
+                where polarity == "add" && Self.constrainingKinds.contains(kind) {
+                    try await constrain(linked.householdId, subject: linked.subject, kind: kind, value: value, by: linked.factId, on: connection, logger: logger)
                 }
             case let confirmed as ProfileFactConfirmed:
                 let rows = try await connection.query(
@@ -80,6 +91,17 @@ public struct ProfileFactsProjection: Projection {
                 continue
             }
         }
+    }
+
+    private func constrain(
+        _ household: UUID, subject: String, kind: String, value: String, by fact: UUID, on connection: PostgresConnection, logger: Logger
+    ) async throws {
+        try await connection.query(
+            """
+            INSERT INTO profile_constraints (household_id, subject, kind, value, source_fact_id)
+            VALUES (\(household), \(subject), \(kind), \(value), \(fact))
+            ON CONFLICT (household_id, subject, kind, value) DO NOTHING
+            """, logger: logger)
     }
 
     /// `user.erased`: the facts and constraints of the households erased with the user go; in the

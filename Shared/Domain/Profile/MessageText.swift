@@ -49,6 +49,45 @@ struct Clause {
 
     var speaksForEveryone: Bool { MessageText.speaksForEveryone(lower) }
 
+    /// The name a clause opens with when it is nobody in the household yet: "Sam is allergic to
+    /// sesame" with no Sam among the members. Conservative: a capitalised word of letters, not a
+    /// member, not a word that is capitalised for other reasons (pronouns, days, family words),
+    /// followed by a verb that states something about it.
+    func unknownName(members: [String]) -> String? {
+        let tokens = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard tokens.count >= 2, var name = tokens.first else { return nil }
+        var verb = MessageText.folded(tokens[1])
+        if name.hasSuffix("'s") || name.hasSuffix("\u{2019}s") {
+            // "Sam's allergic to …"
+            name = String(name.dropLast(2))
+            verb = "is"
+        }
+        guard name.count >= 2, name.count <= 30, name.allSatisfy(\.isLetter), name.first!.isUppercase,
+              name.dropFirst().allSatisfy({ $0.isLowercase }),
+              !Clause.notNames.contains(name.lowercased()), !name.lowercased().hasSuffix("ing"),
+              !members.contains(where: { $0.lowercased() == name.lowercased() || $0.lowercased().hasPrefix(name.lowercased() + " ") }),
+              Clause.statementVerbs.contains(verb)
+        else { return nil }
+        return name
+    }
+
+    /// Words capitalised at the start of a sentence that are not a person's name.
+    private static let notNames: Set<String> = [
+        "i", "he", "she", "they", "we", "it", "this", "that", "these", "those", "the", "a", "an", "my", "our", "your", "his", "her",
+        "their", "mum", "mom", "mummy", "mommy", "dad", "daddy", "baby", "everyone", "everybody", "nobody", "someone", "today",
+        "tomorrow", "yesterday", "tonight", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "also",
+        "and", "but", "so", "just", "oh", "ok", "okay", "yes", "no", "hi", "hey", "thanks", "please", "dinner", "lunch",
+        "breakfast", "school", "nursery", "daycare", "there", "here", "what", "who", "which", "when", "where", "why", "how",
+        "apparently", "turns", "update", "note", "fyi", "btw", "pasta", "milk", "bread", "cheese", "fish", "meat", "food",
+        "everything", "nothing", "one", "both", "all", "none", "each", "granny", "grandma", "grandad", "grandpa", "nana", "papa",
+        "auntie", "uncle", "teacher", "doctor", "dr", "coach", "friend", "kids", "children", "family",
+    ]
+    /// Verbs after a name that state a fact about that person.
+    private static let statementVerbs: Set<String> = [
+        "is", "isn't", "has", "hasn't", "can't", "cannot", "doesn't", "won't", "hates", "eats", "avoids", "reacts", "broke",
+        "sprained", "hurt", "fractured", "was", "went", "became", "turned", "stopped", "gets", "got", "must", "needs", "became",
+    ]
+
     /// People who are not household members: what they have is not the household's profile.
     private static let outsiders: Set<String> = [
         "friend", "friends", "colleague", "colleagues", "cousin", "cousins", "sister", "sister's", "brother",

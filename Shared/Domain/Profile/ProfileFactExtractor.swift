@@ -9,7 +9,15 @@ import Foundation
 /// "outgrew", "no longer" give `remove` facts; a negative with no specific value ("not allergic
 /// to anything") gives none; and negated verbs that express a taste ("isn't keen on", "can't
 /// stand") are read as dislikes, not as removals.
+///
+/// A statement about someone named who is not a member yet ("Sam is allergic to sesame" with no
+/// Sam in the household) is not dropped when it is about safety or health (allergies,
+/// intolerances, diets, injuries): it is read with the name as written, and the household is
+/// asked to link it to a member or add one (`ProfileExtractionProjection`).
 public struct ProfileFactExtractor: Sendable {
+    /// The kinds read about someone not (yet) in the household: the ones that keep people safe.
+    public static let unknownSubjectKinds: Set<ProfileFactKind> = [.allergy, .intolerance, .diet, .injury]
+
     private let vocabulary: AllergenVocabulary
 
     public init(vocabulary: AllergenVocabulary) {
@@ -26,6 +34,7 @@ public struct ProfileFactExtractor: Sendable {
     public func extract(text: String, speaker: String, members: [String]) -> [ExtractedProfileFact] {
         var facts: [ExtractedProfileFact] = []
         var lastSubjects: [String] = []
+        var unknownNames = Set<String>()
         for sentence in MessageText.sentences(in: text) {
             if sentence.isQuestion || MessageText.isNonAssertive(sentence.lower) { continue }
             let everyone = MessageText.speaksForEveryone(sentence.lower)
@@ -44,6 +53,9 @@ public struct ProfileFactExtractor: Sendable {
                     subjects = [speaker]
                 } else if everyone || clause.speaksForEveryone {
                     subjects = members
+                } else if let name = clause.unknownName(members: members) {
+                    subjects = [name]
+                    unknownNames.insert(name)
                 } else {
                     subjects = lastSubjects
                 }
@@ -51,7 +63,7 @@ public struct ProfileFactExtractor: Sendable {
                 guard !subjects.isEmpty else { continue }
                 lastSubjects = subjects
                 for reading in readings(of: clause, in: sentence) {
-                    for subject in subjects {
+                    for subject in subjects where !unknownNames.contains(subject) || Self.unknownSubjectKinds.contains(reading.kind) {
                         facts.append(
                             ExtractedProfileFact(
                                 kind: reading.kind, subject: subject, value: reading.value,

@@ -71,10 +71,8 @@ public struct ProfileFactReply: Sendable, Equatable {
         guard case .string(let kindText)? = fields["kind"], let kind = ProfileFactKind(rawValue: kindText) else {
             return .failure(Reason("kind is not one of \(ProfileFactKind.allCases.map(\.rawValue).joined(separator: ", "))"))
         }
-        guard case .string(let subjectText)? = fields["subject"],
-              let subject = message.members.first(where: { $0 == subjectText })
-                ?? message.members.first(where: { $0.lowercased() == subjectText.lowercased() })
-        else { return .failure(Reason("subject is not a member of the household")) }
+        guard case .string(let subjectText)? = fields["subject"] else { return .failure(Reason("subject must be a string")) }
+        let member = message.members.first(where: { $0 == subjectText }) ?? message.members.first(where: { $0.lowercased() == subjectText.lowercased() })
         guard case .string(let valueText)? = fields["value"] else { return .failure(Reason("value must be a string")) }
         let value = valueText.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
         guard !value.isEmpty, value.unicodeScalars.count <= maxValueLength else { return .failure(Reason("value must be 1 to \(maxValueLength) characters")) }
@@ -85,9 +83,26 @@ public struct ProfileFactReply: Sendable, Equatable {
         guard case .string(let spanText)? = fields["quoted_span"] else { return .failure(Reason("quoted_span must be a string")) }
         let span = spanText.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !span.isEmpty, message.text.contains(span) else { return .failure(Reason("quoted_span is not in the message")) }
+        // Someone not in the household yet: kept under the name as written in the span, for the
+        // kinds that keep people safe only (as the rules do), and linked by the household later.
+        let subject: String
+        if let member {
+            subject = member
+        } else if isWrittenName(subjectText, in: span), ProfileFactExtractor.unknownSubjectKinds.contains(kind) {
+            subject = subjectText
+        } else {
+            return .failure(Reason("subject is not a member of the household (nor, for a safety fact, a name written in the span)"))
+        }
         return .success(
             ExtractedProfileFact(
                 kind: kind, subject: subject, value: value, polarity: removal ? .remove : .add, confidence: confidence, quotedSpan: span))
+    }
+
+    /// A person's name as the span writes it: one to three capitalised words of letters.
+    static func isWrittenName(_ name: String, in span: String) -> Bool {
+        let words = name.split(separator: " ")
+        guard (1...3).contains(words.count), name.count <= 40, span.contains(name) else { return false }
+        return words.allSatisfy { word in word.count >= 2 && word.allSatisfy(\.isLetter) && word.first!.isUppercase }
     }
 
     private static func canonicalised(_ fact: ExtractedProfileFact, vocabulary: AllergenVocabulary?) -> [ExtractedProfileFact] {

@@ -10,13 +10,15 @@ import HearthEvents
 public enum ProfileFactSchema {
     public static let name = "profile_facts"
 
-    /// `subject` is limited to the household's names when there are any.
+    /// `subject` names a listed member, or (for a safety fact) someone named who is not listed yet,
+    /// so it is no enum; `ProfileFactReply` checks which it is.
     public static func schema(members: [String]) -> JSONValue {
-        var subject: [String: JSONValue] = [
+        let subject: [String: JSONValue] = [
             "type": .string("string"),
-            "description": .string("the household member the fact is about, spelled exactly as listed"),
+            "description": .string(
+                "the household member the fact is about, spelled exactly as listed (\(members.joined(separator: ", "))); for an allergy, "
+                    + "intolerance, diet or injury of someone named who is not listed, their name exactly as the message writes it"),
         ]
-        if !members.isEmpty { subject["enum"] = .array(members.map(JSONValue.string)) }
         let fact: JSONValue = .object([
             "type": .string("object"),
             "additionalProperties": .bool(false),
@@ -61,7 +63,9 @@ public enum ProfileFactSchema {
             You read one message from a family's chat and list durable facts about members of the household: \
             allergies, intolerances, diets, injuries, goals, food preferences, dislikes and schedules. \
             Only state what the message asserts about a household member; questions, wishes, hypotheticals and \
-            facts about other people give nothing. "I" and "me" mean the speaker. A fact the message says is not, \
+            facts about people outside the family (friends, colleagues, teachers) give nothing. An allergy, intolerance, diet \
+            or injury of someone named who is not a listed member is kept with their name as written: the family will say \
+            who they are. "I" and "me" mean the speaker. A fact the message says is not, \
             or no longer, true has "removal": true. Copy "quoted_span" exactly from the message. \
             Answer with JSON only, matching this schema: \(schemaText)
             """

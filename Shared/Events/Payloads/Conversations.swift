@@ -247,6 +247,119 @@ public struct ProfileFactExtracted: EventPayload {
     }
 }
 
+/// `profile.fact_extracted` v2: v1 plus `unknown_subject`, true when the fact is about someone
+/// named who is nobody in the household yet ("Sam is allergic to sesame" with no Sam): it is kept
+/// under the name as written, constrains nothing, and waits for the household to link it to a
+/// member (`profile.fact_linked`). v1 facts were all about members or the speaker.
+public struct ProfileFactExtractedV2: EventPayload {
+    public static let eventType = ProfileFactExtracted.eventType
+    public static let version = 2
+    public static let topic = Topic.profile
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "subject": .household("household_id", erased: .string("")),
+            "value": .household("household_id", erased: .string("")),
+            "quoted_span": .household("household_id", erased: .string("")),
+        ],
+        notPersonal: [
+            "fact_id", "household_id", "member_id", "kind", "polarity", "confidence", "message_id", "chat_id", "extractor",
+            "unknown_subject",
+        ])
+
+    public var factId: UUID
+    public var householdId: UUID
+    /// The member the fact is about; nil for the speaker when they are not a planned-for member,
+    /// and for an unknown subject.
+    public var memberId: UUID?
+    public var subject: String
+    public var kind: String
+    public var value: String
+    public var polarity: String
+    public var confidence: Double
+    public var messageId: UUID
+    public var chatId: UUID
+    public var quotedSpan: String
+    public var extractor: String
+    public var unknownSubject: Bool
+
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case factId = "fact_id"
+        case householdId = "household_id"
+        case memberId = "member_id"
+        case subject, kind, value, polarity, confidence
+        case messageId = "message_id"
+        case chatId = "chat_id"
+        case quotedSpan = "quoted_span"
+        case extractor
+        case unknownSubject = "unknown_subject"
+    }
+
+    public init(
+        factId: UUID, householdId: UUID, memberId: UUID?, subject: String, kind: String, value: String, polarity: String,
+        confidence: Double, messageId: UUID, chatId: UUID, quotedSpan: String, extractor: String, unknownSubject: Bool
+    ) {
+        self.factId = factId
+        self.householdId = householdId
+        self.memberId = memberId
+        self.subject = subject
+        self.kind = kind
+        self.value = value
+        self.polarity = polarity
+        self.confidence = confidence
+        self.messageId = messageId
+        self.chatId = chatId
+        self.quotedSpan = quotedSpan
+        self.extractor = extractor
+        self.unknownSubject = unknownSubject
+    }
+
+    /// v1 → v2: every v1 fact named a member or the speaker.
+    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1) { payload in
+        guard case .object(var fields) = payload else { return payload }
+        if fields["unknown_subject"] == nil { fields["unknown_subject"] = .bool(false) }
+        return .object(fields)
+    }
+}
+
+/// `profile.fact_linked` v1: a household member said who an unknown subject is: the fact is now
+/// about `member_id` (named `subject`), and constrains plans from now on if it is a safety fact
+/// (an allergy or intolerance being added) that was not rejected.
+public struct ProfileFactLinked: EventPayload {
+    public static let eventType = "profile.fact_linked"
+    public static let version = 1
+    public static let topic = Topic.profile
+    public static let privacy = PayloadPrivacy(
+        personal: ["subject": .household("household_id", erased: .string(""))],
+        notPersonal: ["fact_id", "household_id", "member_id", "linked_by"])
+
+    public var factId: UUID
+    public var householdId: UUID
+    public var memberId: UUID
+    /// The member's name, which the fact's subject becomes.
+    public var subject: String
+    public var linkedBy: UUID
+
+    public var aggregateKey: String { householdId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case factId = "fact_id"
+        case householdId = "household_id"
+        case memberId = "member_id"
+        case subject
+        case linkedBy = "linked_by"
+    }
+
+    public init(factId: UUID, householdId: UUID, memberId: UUID, subject: String, linkedBy: UUID) {
+        self.factId = factId
+        self.householdId = householdId
+        self.memberId = memberId
+        self.subject = subject
+        self.linkedBy = linkedBy
+    }
+}
+
 /// `profile.fact_confirmed` v1: a household member vouched for an extracted fact.
 public struct ProfileFactConfirmed: EventPayload {
     public static let eventType = "profile.fact_confirmed"

@@ -140,6 +140,83 @@ extension BackboneSuite {
             }
         }
 
+        /// "Noor is allergic to peanuts" with no Noor in the household: kept as proposed under the
+        /// name, constraining nothing; every user of the household is asked in their inbox; linked
+        /// to the member added for her, the allergy constrains at once.
+        @Test func aFactAboutSomeoneNotInTheHouseholdWaitsToBeLinkedAndAsksTheHousehold() async throws {
+            try await ServiceProcess.with("profile-extractor") { _ in
+                try await NotifierStack.with { stack, _ in
+                    let gateway = stack.gateway
+                    func url(_ path: String) -> URL { gateway.baseURL.appendingPathComponent(path) }
+                    let (user, household) = try await GatewayUser.withHousehold(gateway, name: "The Linkers")
+                    let partner = try await GatewayUser.signIn(gateway)
+                    try await Memberships.join(partner, household, invitedBy: user, gateway: gateway)
+                    let householdId = try #require(UUID(uuidString: household))
+                    let bothKnown = try await Self.poll {
+                        try await TestEnvironment.withPostgres { client in
+                            let rows = try await client.query(
+                                "SELECT count(*)::int8 FROM profile_household_users WHERE household_id = \(householdId)", logger: TestEnvironment.logger)
+                            for try await count in rows.decode(Int64.self) { return count == 2 }
+                            return false
+                        }
+                    }
+                    #expect(bothKnown, "the profile-extractor never learned who uses the household")
+                    let created = try await HTTPTestClient.postJSON(url("v1/chats"), ["title": "Party", "member_ids": [partner.userId]], headers: user.headers)
+                    let chat = Chat(gateway: gateway, user: user, chatId: try #require(created.json["chat_id"] as? String))
+                    #expect(try await chat.send("Noor is allergic to peanuts, she's coming on Saturday", clientId: "noor-1").status == 201)
+
+                    var profile: [String: Any] = [:]
+                    var fact: [String: Any]?
+                    let kept = try await Self.poll {
+                        profile = try await Self.profile(gateway, user, household: household)
+                        fact = Self.facts(profile).first { $0["subject"] as? String == "Noor" }
+                        return fact != nil
+                    }
+                    #expect(kept, "the fact was dropped: \(profile)")
+                    #expect(fact?["unknown_subject"] as? Bool == true && fact?["member_id"] == nil && fact?["value"] as? String == "peanut", "\(fact ?? [:])")
+                    #expect(fact?["status"] as? String == "proposed")
+                    #expect(!Self.constraintValues(profile).contains("peanut"), "an unknown subject constrains nothing")
+                    let factId = try #require(fact?["fact_id"] as? String)
+                    let early = try await HTTPTestClient.send("POST", url("v1/profile/facts/\(factId)/confirm"), headers: user.headers)
+                    #expect(early.status == 409 && early.errorCode == "link_first")
+
+                    // Both users of the household are asked, once each.
+                    for asked in [user, partner] {
+                        let inboxed = try await Self.poll {
+                            let inbox = try await HTTPTestClient.send("GET", url("v1/notifications"), headers: asked.headers)
+                            return (inbox.json["notifications"] as? [[String: Any]] ?? []).filter { $0["title"] as? String == "Who is Noor?" }.count == 1
+                        }
+                        #expect(inboxed, "\(asked.userId) was not asked")
+                    }
+
+                    // Bad links name the field; strangers learn nothing.
+                    let (stranger, _) = try await GatewayUser.withHousehold(gateway, name: "Strangers")
+                    #expect(try await HTTPTestClient.postJSON(url("v1/profile/facts/\(factId)/link"), ["member_id": UUID().uuidString], headers: stranger.headers).status == 404)
+                    let notAMember = try await HTTPTestClient.postJSON(url("v1/profile/facts/\(factId)/link"), ["member_id": UUID().uuidString], headers: user.headers)
+                    #expect(notAMember.status == 400 && notAMember.errorField == "member_id")
+                    let garbled = try await HTTPTestClient.postJSON(url("v1/profile/facts/\(factId)/link"), ["member_id": "noor"], headers: user.headers)
+                    #expect(garbled.status == 400 && garbled.errorField == "member_id")
+
+                    // Noor is added, and the partner links the fact to her: the allergy constrains at once.
+                    let added = try await HTTPTestClient.postJSON(
+                        url("v1/households/\(household)/members"), ["name": "Noor Haddad", "role": "child", "birthdate": "2019-02-03"], headers: user.headers)
+                    let noor = try #require(added.json["member_id"] as? String, "\(added.text)")
+                    let linked = try await HTTPTestClient.postJSON(
+                        url("v1/profile/facts/\(factId)/link"), ["member_id": noor],
+                        headers: partner.headers(["X-Consistency-Token": try #require(added.json["position"] as? String)]))
+                    #expect(linked.status == 200 && linked.json["subject"] as? String == "Noor Haddad", "\(linked.text)")
+                    profile = try await Self.profile(gateway, user, household: household)
+                    let constraint = (profile["constraints"] as? [[String: Any]] ?? []).first { $0["value"] as? String == "peanut" }
+                    #expect(constraint?["subject"] as? String == "Noor Haddad" && constraint?["source_fact_id"] as? String == factId, "\(profile)")
+                    let now = Self.facts(profile).first { $0["fact_id"] as? String == factId }
+                    #expect(now?["member_id"] as? String == noor && now?["unknown_subject"] as? Bool == false, "\(now ?? [:])")
+                    let twice = try await HTTPTestClient.postJSON(url("v1/profile/facts/\(factId)/link"), ["member_id": noor], headers: user.headers)
+                    #expect(twice.status == 409 && twice.errorCode == "already_linked")
+                    #expect(try await HTTPTestClient.send("POST", url("v1/profile/facts/\(factId)/confirm"), headers: user.headers).status == 200)
+                }
+            }
+        }
+
         @Test func retriedSendsAreStoredOnceAndNonMembersSeeNothing() async throws {
             try await ServiceProcess.with("gateway") { gateway in
                 let (user, _) = try await GatewayUser.withHousehold(gateway, name: "The Retriers")

@@ -22,6 +22,22 @@ import Testing
         #expect((extracted.first?.confidence ?? 0) >= 0.8)
     }
 
+    /// Someone named who is not a member yet: safety and health facts are kept under the name as
+    /// written (to be linked later); tastes and plans are not, and capitalised non-names never count.
+    @Test func safetyFactsAboutSomeoneNotYetInTheHouseholdAreKeptUnderTheirName() {
+        #expect(facts("Sam is allergic to sesame") == ["allergy Sam sesame add"])
+        #expect(facts("Sam's coeliac, and he broke his wrist last week") == ["injury Sam broken wrist add", "intolerance Sam gluten add", "intolerance Sam wheat add"])
+        #expect(facts("Noor is vegetarian now") == ["diet Noor vegetarian add"])
+        #expect(facts("Sam hates broccoli").isEmpty, "a taste of someone unknown is not kept")
+        #expect(facts("Sam has swimming on Thursdays at 5pm").isEmpty)
+        #expect(facts("Swimming is on Thursday").isEmpty)
+        #expect(facts("Dinner is dairy free tonight").isEmpty)
+        #expect(facts("Tomorrow is nut free day at school").isEmpty)
+        #expect(facts("My friend Sam is allergic to sesame").isEmpty, "an outsider stays out")
+        #expect(facts("Is Sam allergic to sesame?").isEmpty)
+        #expect(facts("Tove is allergic to sesame") == ["allergy Tove sesame add"], "a member is still a member")
+    }
+
     @Test func negationsBecomeRemovals() {
         #expect(facts("Bram isn't allergic to sesame any more") == ["allergy Bram sesame remove"])
         #expect(facts("Tove is no longer vegan") == ["diet Tove vegan remove"])
