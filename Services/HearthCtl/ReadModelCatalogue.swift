@@ -40,7 +40,7 @@ public enum ReadModelCatalogue {
         .assistOrchestrator: ["chat_members", "chats", "household_chat_access", "chat_message_embeddings", "document_chunks"],
         // A new-message push goes only to a member of the chat's household who is not watching
         // the chat (`chat_stream_presence`, kept by the gateways), with their unread count.
-        // (`household_chat_access()` is the gateway's SQL function over `user_households` and `coach_clients`.)
+        // (`household_chat_access()` is the gateway's SQL function over `user_households`, `coach_clients` and the coaches' groups.)
         .notifier: ["household_chat_access", "chat_stream_presence", "chat_members", "chats", "chat_messages"],
         // The refresh tokens the gateway stored when the user linked Google.
         .calendarSync: ["google_credentials"],

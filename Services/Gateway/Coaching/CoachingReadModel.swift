@@ -74,6 +74,23 @@ struct StoredCoachInvite: Sendable {
     var acceptedHousehold: UUID?
 }
 
+/// Someone who shares a coach's group chat with the caller: the only way one family finds another.
+struct PeerView: Encodable, Sendable {
+    @LowercaseID var userId: UUID
+    var displayName: String?
+    /// `coach` for the group's coach, else `member`.
+    var role: String
+    /// The group chats shared with them.
+    var chatIds: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case displayName = "display_name"
+        case role
+        case chatIds = "chat_ids"
+    }
+}
+
 /// Reads of the `coaching` projection's tables.
 struct CoachingReadModel: Sendable {
     let client: PostgresClient
@@ -107,6 +124,40 @@ struct CoachingReadModel: Sendable {
                 children: try JSONDecoder().decode([CoachClientView.Child].self, from: Data(children.utf8))))
         }
         return clients
+    }
+
+    /// The client household of `coach` through which `user` can be in the coach's group: one they
+    /// belong to that works with the coach now (the first by id when several do); nil when none.
+    func clientHousehold(of user: UUID, coach: UUID) async throws -> UUID? {
+        let rows = try await client.query(
+            """
+            SELECT uh.household_id FROM user_households uh
+            JOIN coach_clients k ON k.household_id = uh.household_id AND k.coach_id = \(coach) AND k.ended_at IS NULL
+            WHERE uh.user_id = \(user) ORDER BY uh.household_id LIMIT 1
+            """, logger: logger)
+        for try await household in rows.decode(UUID.self) { return household }
+        return nil
+    }
+
+    /// Everyone who shares a coach's group chat with `user` now (both may still read it), with
+    /// the groups shared, by name.
+    func peers(of user: UUID) async throws -> [PeerView] {
+        let rows = try await client.query(
+            """
+            SELECT o.user_id, u.display_name, bool_or(o.user_id = g.coach_id), array_agg(g.chat_id ORDER BY g.chat_id)
+            FROM coach_groups g
+            JOIN chat_members me ON me.chat_id = g.chat_id AND me.user_id = \(user)
+            JOIN household_chat_access() mine ON mine.household_id = g.chat_id AND mine.user_id = me.user_id
+            JOIN chat_members o ON o.chat_id = g.chat_id AND o.user_id <> me.user_id
+            JOIN household_chat_access() theirs ON theirs.household_id = g.chat_id AND theirs.user_id = o.user_id
+            LEFT JOIN users u ON u.user_id = o.user_id
+            GROUP BY o.user_id, u.display_name ORDER BY u.display_name, o.user_id
+            """, logger: logger)
+        var peers: [PeerView] = []
+        for try await (id, name, isCoach, chats) in rows.decode((UUID, String?, Bool, [UUID]).self) {
+            peers.append(PeerView(userId: id, displayName: name, role: isCoach ? "coach" : "member", chatIds: chats.map { $0.uuidString.lowercased() }))
+        }
+        return peers
     }
 
     func prospects(of coach: UUID) async throws -> [CoachProspectView] {

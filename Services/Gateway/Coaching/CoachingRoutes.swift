@@ -10,7 +10,9 @@ import Hummingbird
 /// The coach's side (`role: coach` accounts only; anyone else a 403): `POST /v1/coach/clients
 /// {"prospect_id"?}` makes a single-use invite code for a household, `GET /v1/coach/clients`,
 /// `DELETE /v1/coach/clients/{household_id}` (access ends at once; the history stays with the
-/// household), `POST /v1/coach/prospects {"name", "note"?}` and `GET /v1/coach/prospects`.
+/// household), `POST /v1/coach/prospects {"name", "note"?}` and `GET /v1/coach/prospects`, and
+/// `POST /v1/coach/groups {"title"?, "member_ids"}`: a group chat with users of client
+/// households, whose members find each other there (`GET /v1/peers`) and nowhere else.
 ///
 /// The household's side: `POST /v1/households/{id}/coaches {"code", "scope"?}` (an owner accepts
 /// the invite and chooses what the coach sees), `GET /v1/households/{id}/coaches` (members),
@@ -86,6 +88,28 @@ struct CoachingRoutes: Sendable {
     }
 
     struct ClientList: ResponseEncodable { let clients: [CoachClientView] }
+    struct PeerList: ResponseEncodable { let peers: [PeerView] }
+    struct GroupBody: Decodable {
+        var title: String?
+        var memberIds: [String]
+        enum CodingKeys: String, CodingKey {
+            case title
+            case memberIds = "member_ids"
+        }
+    }
+    struct CreatedGroup: ResponseEncodable {
+        var chatId: String
+        var title: String?
+        var memberIds: [String]
+        var position: String
+        enum CodingKeys: String, CodingKey {
+            case chatId = "chat_id"
+            case title
+            case memberIds = "member_ids"
+            case position
+        }
+    }
+    static let maxGroupMembers = 50
     struct ProspectList: ResponseEncodable { let prospects: [CoachProspectView] }
     struct CoachList: ResponseEncodable { let coaches: [HouseholdCoachView] }
     struct AddedProspect: ResponseEncodable {
@@ -103,6 +127,10 @@ struct CoachingRoutes: Sendable {
             EditedResponse(status: .created, response: try await addProspect(request, context: context))
         }
         routes.get("coach/prospects") { _, context in ProspectList(prospects: try await coaching.prospects(of: try await requireCoach(context))) }
+        routes.post("coach/groups") { request, context in
+            EditedResponse(status: .created, response: try await createGroup(request, context: context))
+        }
+        routes.get("peers") { _, context in PeerList(peers: try await coaching.peers(of: try context.authenticatedUser())) }
         routes.post("households/{id}/coaches") { request, context in
             EditedResponse(status: .created, response: try await accept(request, context: context))
         }
@@ -125,6 +153,39 @@ struct CoachingRoutes: Sendable {
             throw APIError(.forbidden, code: "coach_required", message: "only a coach account keeps a roster (the role is chosen at sign-up)")
         }
         return user
+    }
+
+    /// A group chat of the coach with users of their client households. Its chat's household id is
+    /// its own id (`coach.group_created`, then `chat.created`); it answers once both are applied,
+    /// so the members can write at once.
+    func createGroup(_ request: Request, context: HearthRequestContext) async throws -> CreatedGroup {
+        let coach = try await requireCoach(context)
+        let body = try await JSONRequestBody.decode(GroupBody.self, from: request, context: context)
+        let title = body.title?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let title, title.unicodeScalars.count > 200 { throw APIError.invalid("title", "title must be at most 200 characters") }
+        guard !body.memberIds.isEmpty else { throw APIError.invalid("member_ids", "a group needs at least one member") }
+        guard body.memberIds.count <= Self.maxGroupMembers else { throw APIError.invalid("member_ids", "a group has at most \(Self.maxGroupMembers) members") }
+        var members: [CoachGroupCreated.Member] = []
+        for (index, text) in body.memberIds.enumerated() {
+            guard let id = UUID(uuidString: text) else { throw APIError.invalid("member_ids[\(index)]", "member_ids[\(index)] must be a user id") }
+            guard !members.contains(where: { $0.userId == id }), id != coach else { continue }
+            // Someone who is not of a client household is not said to exist.
+            guard let household = try await coaching.clientHousehold(of: id, coach: coach) else {
+                throw APIError.invalid("member_ids[\(index)]", "member_ids[\(index)] is not a user of one of your client households")
+            }
+            members.append(.init(userId: id, householdId: household))
+        }
+        let chatId = EventIdentity.newId("chat")
+        let group = try await publisher.publish(CoachGroupCreated(chatId: chatId, coachId: coach, members: members), correlationId: context.correlationId)
+        let chat = ChatCreated(
+            chatId: chatId, householdId: chatId, title: title?.isEmpty == true ? nil : title, memberIds: [coach] + members.map(\.userId), createdBy: coach)
+        let position = try await publisher.publish(chat, correlationId: context.correlationId)
+        try await consistency.awaitApplied(group, projections: [GatewayProjection.coaching])
+        try await consistency.awaitApplied(position, projections: [ChatsProjection().name])
+        context.logger.info("coach group created", metadata: ["chat_id": "\(chatId)", "members": "\(members.count)"])
+        return CreatedGroup(
+            chatId: chatId.uuidString.lowercased(), title: chat.title, memberIds: chat.memberIds.map { $0.uuidString.lowercased() },
+            position: position.description)
     }
 
     func invite(_ request: Request, context: HearthRequestContext) async throws -> CreatedInvite {

@@ -6,11 +6,12 @@ import PostgresNIO
 
 /// `coach_invites`, `coach_prospects` and `coach_clients`, from the coach.* events on the users
 /// topic: each coach's roster, and the scope of every relationship, which every coach read is
-/// checked against (`MembershipReadModel.coachScope`).
+/// checked against (`MembershipReadModel.coachScope`); and each coach's group chats
+/// (`coach_groups`, `coach_group_members`), which `household_chat_access()` reads.
 public struct CoachingProjection: Projection {
     public let name = "coaching"
     public let topics: [Topic] = [.users]
-    public let tables = ["coach_invites", "coach_prospects", "coach_clients"]
+    public let tables = ["coach_invites", "coach_prospects", "coach_clients", "coach_groups", "coach_group_members"]
     public let eventTypes: Set<String>? = Set(CoachingEvents.payloadTypes.map { $0.eventType }).union([UserErased.eventType])
 
     public init() {}
@@ -66,7 +67,27 @@ public struct CoachingProjection: Projection {
                     UPDATE coach_clients SET ended_at = \(occurredAt), last_event_id = \(event.metadata.id)
                     WHERE coach_id = \(ended.coachId) AND household_id = \(ended.householdId) AND ended_at IS NULL
                     """, logger: logger)
+            case let group as CoachGroupCreated:
+                try await connection.query(
+                    """
+                    INSERT INTO coach_groups (chat_id, coach_id, created_at) VALUES (\(group.chatId), \(group.coachId), \(occurredAt))
+                    ON CONFLICT (chat_id) DO NOTHING
+                    """, logger: logger)
+                for member in group.members {
+                    try await connection.query(
+                        """
+                        INSERT INTO coach_group_members (chat_id, user_id, household_id) VALUES (\(group.chatId), \(member.userId), \(member.householdId))
+                        ON CONFLICT (chat_id, user_id) DO NOTHING
+                        """, logger: logger)
+                }
             case let erased as UserErased:
+                // A coach erased takes their groups; a member erased, or their household, leaves them.
+                try await connection.query(
+                    "DELETE FROM coach_group_members WHERE user_id = \(erased.userId) OR household_id = ANY(\(erased.householdIds)::uuid[])",
+                    logger: logger)
+                try await connection.query(
+                    "DELETE FROM coach_group_members WHERE chat_id IN (SELECT chat_id FROM coach_groups WHERE coach_id = \(erased.userId))", logger: logger)
+                try await connection.query("DELETE FROM coach_groups WHERE coach_id = \(erased.userId)", logger: logger)
                 // A coach erased takes their roster; a household erased ends its relationships.
                 try await connection.query("DELETE FROM coach_invites WHERE coach_id = \(erased.userId)", logger: logger)
                 try await connection.query("DELETE FROM coach_prospects WHERE coach_id = \(erased.userId)", logger: logger)

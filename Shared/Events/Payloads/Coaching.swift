@@ -188,8 +188,56 @@ public struct CoachRelationshipEnded: EventPayload {
     }
 }
 
+/// `coach.group_created` v1: a coach's group chat across client households (a sleep
+/// consultant's group for the families they work with). The chat itself is a `chat.created`
+/// whose household id is the chat's own id: a group is no household, so what applies to a
+/// household's chats (access, search, pushes) applies to it through `household_chat_access()`,
+/// which lets in the coach and each member while they belong to the household they joined through
+/// and it is still the coach's client. Members find each other there, and nowhere else.
+public struct CoachGroupCreated: EventPayload {
+    public static let eventType = "coach.group_created"
+    public static let version = 1
+    public static let topic = Topic.users
+    public static let privacy = PayloadPrivacy.nothingPersonal(["chat_id", "coach_id", "members[].user_id", "members[].household_id"])
+
+    public struct Member: Codable, Sendable, Equatable {
+        public var userId: UUID
+        /// The client household the member is in the group through.
+        public var householdId: UUID
+
+        public init(userId: UUID, householdId: UUID) {
+            self.userId = userId
+            self.householdId = householdId
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case userId = "user_id"
+            case householdId = "household_id"
+        }
+    }
+
+    public var chatId: UUID
+    public var coachId: UUID
+    public var members: [Member]
+
+    public var aggregateKey: String { coachId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case chatId = "chat_id"
+        case coachId = "coach_id"
+        case members
+    }
+
+    public init(chatId: UUID, coachId: UUID, members: [Member]) {
+        self.chatId = chatId
+        self.coachId = coachId
+        self.members = members
+    }
+}
+
 public enum CoachingEvents {
     public static let payloadTypes: [any EventPayload.Type] = [
         CoachClientInvited.self, CoachProspectAdded.self, CoachClientAccepted.self, CoachScopeChanged.self, CoachRelationshipEnded.self,
+        CoachGroupCreated.self,
     ]
 }

@@ -110,5 +110,75 @@ extension BackboneSuite {
                 #expect(try await get(window, as: stranger, household: householdA).status == 404)
             }
         }
+
+        /// A coach's group across client households: its members find and message each other
+        /// there, nobody outside finds them, and a household whose coaching ends leaves it at once.
+        @Test func aCoachsGroupLetsClientsOfDifferentHouseholdsFindAndMessageEachOtherOnly() async throws {
+            try await ServiceProcess.with("gateway") { gateway in
+                func url(_ path: String) -> URL { gateway.baseURL.appendingPathComponent(path) }
+                func get(_ path: String, as who: GatewayUser) async throws -> HTTPTestClient.Reply {
+                    try await HTTPTestClient.send("GET", url(path), headers: who.headers)
+                }
+                let coach = try await Self.signUpCoach(gateway)
+                var clients: [(GatewayUser, String)] = []
+                for name in ["The Greens", "The Browns"] {
+                    let (owner, household) = try await GatewayUser.withHousehold(gateway, name: name)
+                    let invite = try await HTTPTestClient.send("POST", url("v1/coach/clients"), headers: coach.headers)
+                    let code = try #require(invite.json["code"] as? String)
+                    #expect(try await HTTPTestClient.postJSON(url("v1/households/\(household)/coaches"), ["code": code], headers: owner.headers).status == 201)
+                    clients.append((owner, household))
+                }
+                let (alice, householdA) = clients[0]
+                let (bob, householdB) = clients[1]
+                let (carol, _) = try await GatewayUser.withHousehold(gateway, name: "The Outsiders")
+                let partner = try await GatewayUser.signIn(gateway)
+                try await Memberships.join(partner, householdA, invitedBy: alice, gateway: gateway)
+
+                let refused = try await HTTPTestClient.postJSON(
+                    url("v1/coach/groups"), ["title": "Sleep group", "member_ids": [alice.userId, bob.userId, carol.userId]], headers: coach.headers)
+                #expect(refused.status == 400 && refused.errorField == "member_ids[2]", "not a client: \(refused.text)")
+                #expect(try await HTTPTestClient.postJSON(url("v1/coach/groups"), ["member_ids": [bob.userId]], headers: alice.headers).status == 403)
+                let group = try await HTTPTestClient.postJSON(
+                    url("v1/coach/groups"), ["title": "Sleep group", "member_ids": [alice.userId, bob.userId]], headers: coach.headers)
+                #expect(group.status == 201, "\(group.text)")
+                let groupId = try #require(group.json["chat_id"] as? String)
+
+                // The members find each other and the coach; nobody else finds anyone.
+                let alicesPeers = (try await get("v1/peers", as: alice).json["peers"] as? [[String: Any]] ?? [])
+                #expect(Set(alicesPeers.compactMap { $0["user_id"] as? String }) == [bob.userId, coach.userId], "\(alicesPeers)")
+                #expect(alicesPeers.first { $0["user_id"] as? String == coach.userId }?["role"] as? String == "coach")
+                #expect((alicesPeers.first { $0["user_id"] as? String == bob.userId }?["chat_ids"] as? [String]) == [groupId])
+                for outsider in [carol, partner] {
+                    #expect((try await get("v1/peers", as: outsider).json["peers"] as? [Any])?.isEmpty == true)
+                    #expect(try await get("v1/chats/\(groupId)/messages", as: outsider).status == 404)
+                    #expect(try await HTTPTestClient.postJSON(
+                        url("v1/chats/\(groupId)/messages"), ["text": "hello?", "client_id": "x"], headers: outsider.headers).status == 404)
+                }
+
+                // Bob writes, Alice reads it and answers; the group is in both chat lists.
+                #expect(try await HTTPTestClient.postJSON(
+                    url("v1/chats/\(groupId)/messages"), ["text": "Did the 7pm bedtime work for you?", "client_id": "b-1"], headers: bob.headers).status == 201)
+                let read = try await ConversationProfile.poll {
+                    ((try await get("v1/chats/\(groupId)/messages", as: alice).json["messages"] as? [[String: Any]]) ?? [])
+                        .contains { $0["text"] as? String == "Did the 7pm bedtime work for you?" }
+                }
+                #expect(read)
+                #expect(try await HTTPTestClient.postJSON(
+                    url("v1/chats/\(groupId)/messages"), ["text": "It did, after three nights", "client_id": "a-1"], headers: alice.headers).status == 201)
+                for member in [alice, bob, coach] {
+                    let listed = (try await get("v1/chats", as: member).json["chats"] as? [[String: Any]] ?? []).compactMap { $0["chat_id"] as? String }
+                    #expect(listed.contains(groupId), "\(member.userId) does not list the group")
+                }
+
+                // The Browns stop working with the coach: Bob is out of the group at once, the rest go on.
+                #expect(try await HTTPTestClient.send("DELETE", url("v1/households/\(householdB)/coaches/\(coach.userId)"), headers: bob.headers).status == 200)
+                #expect(try await get("v1/chats/\(groupId)/messages", as: bob).status == 404)
+                #expect((try await get("v1/peers", as: bob).json["peers"] as? [Any])?.isEmpty == true)
+                let after = (try await get("v1/peers", as: alice).json["peers"] as? [[String: Any]] ?? []).compactMap { $0["user_id"] as? String }
+                #expect(after == [coach.userId], "\(after)")
+                #expect(try await get("v1/chats/\(groupId)/messages", as: coach).status == 200)
+                #expect(try await get("v1/chats/\(groupId)/messages", as: alice).status == 200)
+            }
+        }
     }
 }
