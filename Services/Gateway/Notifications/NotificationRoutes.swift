@@ -128,6 +128,13 @@ struct NotificationRoutes: Sendable {
     func removeDevice(_ request: Request, _ context: HearthRequestContext) async throws -> Accepted {
         let user = try context.authenticatedUser()
         let token = try DeviceTokenRule.validated(context.parameters.get("token") ?? "", field: "token")
+        // Someone else's device looks like none at all (the projection would ignore the removal
+        // anyway: it names the user). One not yet projected is removed for its user as asked.
+        for try await owner in try await client.query(
+            "SELECT user_id FROM notification_devices WHERE token = \(token) AND active", logger: context.logger
+        ).decode(UUID.self) where owner != user {
+            throw APIError.notFound("device")
+        }
         let position = try await publisher.publish(DeviceRemoved(userId: user, token: token, reason: "user"), correlationId: context.correlationId)
         return Accepted(position: position.description)
     }
