@@ -214,6 +214,15 @@ extension BackboneSuite {
                     #expect(try await ask("What did they ask?", conversation: conversation, as: other).status == 404)
                     let none = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/assistant/conversations"), headers: other.headers)
                     #expect((none.json["conversations"] as? [Any])?.isEmpty == true)
+
+                    // Its owner, now in a second household too, cannot carry it there.
+                    let (host, secondHousehold) = try await GatewayUser.withHousehold(gateway, name: "The Seconds")
+                    try await Memberships.join(user, secondHousehold, invitedBy: host, gateway: gateway)
+                    let carried = try await HTTPTestClient.postJSON(
+                        gateway.baseURL.appendingPathComponent("v1/assistant/messages"),
+                        ["text": "And next week?", "time_zone": "Europe/London", "conversation_id": conversation],
+                        headers: user.headers(["Accept": "application/x-ndjson", "X-Hearth-Household": secondHousehold]))
+                    #expect(carried.status == 409 && carried.errorCode == "other_household" && carried.errorField == "conversation_id", "\(carried.text)")
                 }
             }
         }
