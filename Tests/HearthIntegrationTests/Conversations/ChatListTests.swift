@@ -193,5 +193,58 @@ extension BackboneSuite {
                 #expect(stack.pushes(to: adaDevice).isEmpty, "ada was watching the chat")
             }
         }
+
+        /// A new-message push waits out the recipient's quiet hours like any reminder that is not
+        /// urgent, while a member outside theirs gets it at once.
+        @Test func aChatPushWaitsOutTheRecipientsQuietHours() async throws {
+            try await NotifierStack.with { stack, _ in
+                let pair = try await Pair.make(stack.gateway)
+                let chat = try await pair.chat("Late")
+                let adaDevice = try await stack.registerDevice(pair.ada)
+                let benDevice = try await stack.registerDevice(pair.ben)
+                let utc: Calendar = {
+                    var calendar = Calendar(identifier: .gregorian)
+                    calendar.timeZone = .gmt
+                    return calendar
+                }()
+                @Sendable func clock(_ date: Date) -> String {
+                    let parts = utc.dateComponents([.hour, .minute], from: date)
+                    return String(format: "%02d:%02d", parts.hour!, parts.minute!)
+                }
+                let now = Date()
+                let quiet = try await HTTPTestClient.send(
+                    "PUT", pair.url("v1/notifications/settings"),
+                    body: try JSONSerialization.data(withJSONObject: [
+                        "time_zone": "UTC", "quiet_hours_start": clock(now.addingTimeInterval(-3600)), "quiet_hours_end": clock(now.addingTimeInterval(3 * 3600)),
+                    ]),
+                    headers: pair.ben.headers)
+                #expect(quiet.status == 202)
+                let ben = try #require(UUID(uuidString: pair.ben.userId))
+                #expect(try await KafkaTestEnvironment.eventually {
+                    try await NotifierDatabase.query { client in
+                        let rows = try await client.query("SELECT count(*)::bigint FROM notification_settings WHERE user_id = \(ben)", logger: TestEnvironment.logger)
+                        for try await count in rows.decode(Int64.self) { return count == 1 }
+                        return false
+                    }
+                })
+
+                _ = try await pair.send("Are you still up?", in: chat, as: pair.ada)
+                _ = try await pair.send("Yes, why?", in: chat, as: pair.ben)
+                #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(20)) { !stack.pushes(to: adaDevice).isEmpty }, "ada got hers at once")
+                @Sendable func bensPush() async throws -> UUID? {
+                    try await NotifierDatabase.query { client in
+                        let rows = try await client.query(
+                            "SELECT reminder_id FROM reminders WHERE user_id = \(ben) AND source = 'chat_message'", logger: TestEnvironment.logger)
+                        for try await id in rows.decode(UUID.self) { return id }
+                        return nil
+                    }
+                }
+                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(15)) {
+                    guard let id = try await bensPush() else { return false }
+                    return try await NotifierDatabase.dispatch(id)?.deferredUntil != nil
+                }, "ben's push waits for his quiet hours to end")
+                #expect(stack.pushes(to: benDevice).isEmpty, "nothing reached ben during his quiet hours")
+            }
+        }
     }
 }
