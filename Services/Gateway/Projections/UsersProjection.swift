@@ -62,7 +62,7 @@ public struct UsersProjection: Projection {
                 // is already in (a retried first upsert, a second invite) changes nothing.
                 if joined.leavesOthers {
                     // A move leaves the others: departures, as a leave would record them.
-                    try await connection.query(
+                    let moved = try await connection.query(
                         """
                         WITH moved AS (
                             DELETE FROM user_households WHERE user_id = \(joined.userId) AND household_id <> \(joined.householdId)
@@ -71,7 +71,11 @@ public struct UsersProjection: Projection {
                         INSERT INTO household_departures (user_id, household_id, left_at)
                         SELECT \(joined.userId), household_id, \(occurredAt) FROM moved
                         ON CONFLICT (user_id, household_id) DO UPDATE SET left_at = EXCLUDED.left_at
+                        RETURNING household_id
                         """, logger: logger)
+                    var left: [UUID] = []
+                    for try await household in moved.decode(UUID.self) { left.append(household) }
+                    try await Self.passOwnership(in: left, on: connection, logger: logger)
                 }
                 try await connection.query(
                     "DELETE FROM household_departures WHERE user_id = \(joined.userId) AND household_id = \(joined.householdId)", logger: logger)
@@ -90,6 +94,7 @@ public struct UsersProjection: Projection {
             case let left as UserLeftHousehold:
                 try await connection.query(
                     "DELETE FROM user_households WHERE user_id = \(left.userId) AND household_id = \(left.householdId)", logger: logger)
+                try await Self.passOwnership(in: [left.householdId], on: connection, logger: logger)
                 try await connection.query(
                     """
                     INSERT INTO household_departures (user_id, household_id, left_at) VALUES (\(left.userId), \(left.householdId), \(occurredAt))
@@ -118,10 +123,14 @@ public struct UsersProjection: Projection {
                         erased_at = \(occurredAt), updated_at = \(occurredAt), last_event_id = \(eventId)
                     WHERE user_id = \(erased.userId)
                     """, logger: logger)
-                try await connection.query(
+                let removed = try await connection.query(
                     """
                     DELETE FROM user_households WHERE user_id = \(erased.userId) OR household_id = ANY(\(erased.householdIds))
+                    RETURNING household_id
                     """, logger: logger)
+                var shared: [UUID] = []
+                for try await household in removed.decode(UUID.self) where !erased.householdIds.contains(household) { shared.append(household) }
+                try await Self.passOwnership(in: shared, on: connection, logger: logger)
                 try await connection.query(
                     "DELETE FROM household_departures WHERE user_id = \(erased.userId) OR household_id = ANY(\(erased.householdIds))",
                     logger: logger)
@@ -129,5 +138,24 @@ public struct UsersProjection: Projection {
                 continue
             }
         }
+    }
+
+    /// A household left without an owner (its last owner moved away under v1, or was erased
+    /// while others stay) passes ownership to the member who has been there longest, an adult
+    /// before a caregiver: someone must be able to invite, remove and choose coaches. A rule of
+    /// the projection, so a replay reaches the same owner.
+    static func passOwnership(in households: [UUID], on connection: PostgresConnection, logger: Logger) async throws {
+        guard !households.isEmpty else { return }
+        try await connection.query(
+            """
+            UPDATE user_households u SET role = 'owner'
+            FROM (
+                SELECT DISTINCT ON (household_id) household_id, user_id FROM user_households
+                WHERE household_id = ANY(\(households))
+                  AND household_id NOT IN (SELECT household_id FROM user_households WHERE role = 'owner' AND household_id = ANY(\(households)))
+                ORDER BY household_id, (role = 'adult') DESC, joined_at, user_id
+            ) heir
+            WHERE u.user_id = heir.user_id AND u.household_id = heir.household_id
+            """, logger: logger)
     }
 }

@@ -82,6 +82,9 @@ extension BackboneSuite {
                     #expect(messages.status == 200)
                     let text = String(decoding: messages.body, as: UTF8.self)
                     #expect(text.contains("Ben's reply \(tag)") && !text.contains("Ada's secret plan"), "\(text)")
+                    // Ada owned the household alone: it passes to Ben, who can now invite and choose coaches.
+                    #expect(try await Self.role(of: ben.userId, in: household) == "owner")
+                    #expect(try await HTTPTestClient.send("POST", url("v1/households/\(household)/invites"), headers: ben.headers).status == 201)
                 }
             }
             // Every projection rebuilt from the archive and Kafka, with the keys gone: still nothing.
@@ -90,6 +93,7 @@ extension BackboneSuite {
             let leftReplayed = try await Self.tablesHolding(adaStrings + cleoStrings)
             #expect(leftReplayed.isEmpty, "a replay brought back: \(leftReplayed)")
             #expect(Set(try await Self.tablesHolding(benStrings).map(\.string)) == Set(benStrings))
+            #expect(try await Self.roles(inHouseholdNamed: "The Sharers \(tag)") == ["owner"], "the replay passes ownership on the same way")
             // The archive read with every key there is (as `hearthctl tail` opens it): Ben's words
             // open, the erased users' stay sealed for good.
             let chats = try await CommandLineTool.run(["tail", "chats", "--raw"])
@@ -210,6 +214,29 @@ extension BackboneSuite {
                     if try await rows.collect().first?.decode(Int.self) ?? 0 > 0 { found.append(string) }
                 }
                 return found
+            }
+        }
+
+        static func role(of user: String, in household: String) async throws -> String? {
+            guard let user = UUID(uuidString: user), let household = UUID(uuidString: household) else { return nil }
+            return try await TestEnvironment.withPostgres { client in
+                let rows = try await client.query(
+                    "SELECT role FROM user_households WHERE user_id = \(user) AND household_id = \(household)", logger: TestEnvironment.logger)
+                for try await role in rows.decode(String.self) { return role }
+                return nil
+            }
+        }
+
+        static func roles(inHouseholdNamed name: String) async throws -> [String] {
+            try await TestEnvironment.withPostgres { client in
+                let rows = try await client.query(
+                    """
+                    SELECT uh.role FROM user_households uh JOIN households h ON h.household_id = uh.household_id
+                    WHERE h.name = \(name) ORDER BY uh.role
+                    """, logger: TestEnvironment.logger)
+                var roles: [String] = []
+                for try await role in rows.decode(String.self) { roles.append(role) }
+                return roles
             }
         }
     }
