@@ -70,8 +70,8 @@ struct ExportSection: Sendable {
                                 FROM tracking_logs WHERE child_id = m.member_id AND NOT deleted) l) AS logs
                     FROM household_members m LEFT JOIN child_profiles p ON p.child_id = m.member_id
                     WHERE m.role = 'child' AND m.household_id IN (SELECT household_id FROM user_households WHERE user_id = \($0))) c),
-                'reminders', (SELECT row_to_json(r) FROM (
-                    SELECT feed_reminders, feed_lead_minutes, medication_reminders, medication_breaks_quiet_hours
+                'reminders', (SELECT coalesce(json_agg(r ORDER BY r.household_id), '[]') FROM (
+                    SELECT household_id, feed_reminders, feed_lead_minutes, medication_reminders, medication_breaks_quiet_hours
                     FROM caregiver_reminders WHERE user_id = \($0)) r))::text
             """
         },

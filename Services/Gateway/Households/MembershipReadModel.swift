@@ -125,13 +125,6 @@ struct MembershipReadModel: Sendable {
         guard try await role(of: userId, in: householdId) != nil else { throw APIError.notFound("household") }
     }
 
-    /// The household whose tracking reminders the user has set (`caregiver_reminders`), if any.
-    func trackingRemindersHousehold(of userId: UUID) async throws -> UUID? {
-        let rows = try await client.query("SELECT household_id FROM caregiver_reminders WHERE user_id = \(userId)", logger: logger)
-        for try await household in rows.decode(UUID.self) { return household }
-        return nil
-    }
-
     /// Serializes changes to one household's memberships across requests and gateways (a
     /// session advisory lock on a pooled connection): two owners leaving at once cannot both
     /// pass the last-owner check.

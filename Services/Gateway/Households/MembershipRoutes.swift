@@ -98,15 +98,13 @@ struct MembershipRoutes: Sendable {
     private func end(_ user: UUID, in household: UUID, removedBy: UUID?, context: HearthRequestContext) async throws -> Changed {
         let left = try await publisher.publish(
             UserLeftHousehold(userId: user, householdId: household, removedBy: removedBy), correlationId: context.correlationId)
-        // A caregiver's tracking reminders follow one household at a time: turned off only when
-        // it is this one (a nanny leaving one family keeps the other's).
-        if try await membership.trackingRemindersHousehold(of: user) == household {
-            try await publisher.publish(
-                CaregiverRemindersSet(
-                    userId: user, householdId: household, feedReminders: false, feedLeadMinutes: 30, medicationReminders: false,
-                    medicationBreaksQuietHours: false, timeZone: nil),
-                correlationId: context.correlationId)
-        }
+        // A caregiver's tracking reminders are per household: this one's are turned off (a nanny
+        // leaving one family keeps the other's).
+        try await publisher.publish(
+            CaregiverRemindersSet(
+                userId: user, householdId: household, feedReminders: false, feedLeadMinutes: 30, medicationReminders: false,
+                medicationBreaksQuietHours: false, timeZone: nil),
+            correlationId: context.correlationId)
         try await consistency.awaitApplied(left, projections: [GatewayProjection.users])
         context.logger.info(
             removedBy == nil ? "household left" : "household member removed", metadata: ["household_id": "\(household)"])

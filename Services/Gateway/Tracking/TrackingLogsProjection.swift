@@ -72,7 +72,7 @@ public struct TrackingLogsProjection: Projection {
                                                      medication_breaks_quiet_hours)
                     VALUES (\(reminders.userId), \(reminders.householdId), \(reminders.feedReminders), \(reminders.feedLeadMinutes),
                             \(reminders.medicationReminders), \(reminders.medicationBreaksQuietHours))
-                    ON CONFLICT (user_id) DO UPDATE SET household_id = EXCLUDED.household_id, feed_reminders = EXCLUDED.feed_reminders,
+                    ON CONFLICT (user_id, household_id) DO UPDATE SET feed_reminders = EXCLUDED.feed_reminders,
                         feed_lead_minutes = EXCLUDED.feed_lead_minutes, medication_reminders = EXCLUDED.medication_reminders,
                         medication_breaks_quiet_hours = EXCLUDED.medication_breaks_quiet_hours
                     """, logger: logger)

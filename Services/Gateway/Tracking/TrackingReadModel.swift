@@ -194,11 +194,12 @@ struct TrackingReadModel: Sendable {
         return TrackingSettingsRecord()
     }
 
-    func caregiverReminders(of user: UUID) async throws -> CaregiverRemindersRecord {
+    /// The caregiver's reminders of one household (each household's are set on their own).
+    func caregiverReminders(of user: UUID, in household: UUID) async throws -> CaregiverRemindersRecord {
         let rows = try await client.query(
             """
             SELECT feed_reminders, feed_lead_minutes, medication_reminders, medication_breaks_quiet_hours
-            FROM caregiver_reminders WHERE user_id = \(user)
+            FROM caregiver_reminders WHERE user_id = \(user) AND household_id = \(household)
             """, logger: logger)
         for try await (feed, lead, medication, breaks) in rows.decode((Bool, Int, Bool, Bool).self) {
             return CaregiverRemindersRecord(feedReminders: feed, feedLeadMinutes: lead, medicationReminders: medication, medicationBreaksQuietHours: breaks)

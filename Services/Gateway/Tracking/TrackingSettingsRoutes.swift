@@ -155,8 +155,8 @@ struct TrackingSettingsRoutes: Sendable {
     }
 
     func reminders(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
-        let (user, _) = try await household(request, context)
-        return TrackingJSON(value: Self.json(try await readModel.caregiverReminders(of: user)))
+        let (user, household) = try await household(request, context)
+        return TrackingJSON(value: Self.json(try await readModel.caregiverReminders(of: user, in: household)))
     }
 
     struct RemindersBody: Decodable {
@@ -176,7 +176,7 @@ struct TrackingSettingsRoutes: Sendable {
     func updateReminders(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
         let (user, household) = try await household(request, context)
         let body = try await JSONRequestBody.decode(RemindersBody.self, from: request, context: context)
-        var reminders = try await readModel.caregiverReminders(of: user)
+        var reminders = try await readModel.caregiverReminders(of: user, in: household)
         if let on = body.feedReminders { reminders.feedReminders = on }
         if let lead = body.feedLeadMinutes {
             guard Self.feedLeadChoices.contains(lead) else {

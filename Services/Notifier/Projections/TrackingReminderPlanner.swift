@@ -92,7 +92,7 @@ struct TrackingReminderPlanner: Sendable {
                                                  medication_breaks_quiet_hours, time_zone)
                 VALUES (\(caregiver.userId), \(caregiver.householdId), \(caregiver.feedReminders), \(caregiver.feedLeadMinutes),
                         \(caregiver.medicationReminders), \(caregiver.medicationBreaksQuietHours), \(caregiver.timeZone))
-                ON CONFLICT (user_id) DO UPDATE SET household_id = EXCLUDED.household_id, feed_reminders = EXCLUDED.feed_reminders,
+                ON CONFLICT (user_id, household_id) DO UPDATE SET feed_reminders = EXCLUDED.feed_reminders,
                     feed_lead_minutes = EXCLUDED.feed_lead_minutes, medication_reminders = EXCLUDED.medication_reminders,
                     medication_breaks_quiet_hours = EXCLUDED.medication_breaks_quiet_hours, time_zone = EXCLUDED.time_zone
                 """, logger: logger)
@@ -250,11 +250,11 @@ struct TrackingReminderPlanner: Sendable {
         let rows = try await connection.query(
             """
             SELECT d.log_id, d.household_id, d.at, d.interval_hours, d.given_by,
-                   -- on unless turned off; off once the caregiver's settings are another household's (they left)
-                   coalesce(c.medication_reminders AND c.household_id = d.household_id, true),
+                   -- on unless the caregiver turned them off for this household (leaving it turns them off)
+                   coalesce(c.medication_reminders, true),
                    coalesce(c.medication_breaks_quiet_hours, false), c.time_zone, coalesce(k.name, '')
             FROM tracking_doses d
-            LEFT JOIN tracking_caregivers c ON c.user_id = d.given_by
+            LEFT JOIN tracking_caregivers c ON c.user_id = d.given_by AND c.household_id = d.household_id
             LEFT JOIN tracking_children k ON k.child_id = d.child_id
             WHERE d.child_id = \(child) AND d.medicine = \(medicine) ORDER BY d.at, d.log_id
             """, logger: logger)

@@ -62,6 +62,20 @@ extension BackboneSuite.Notifier {
             let code = try #require(invite.json["code"] as? String)
             #expect(try await HTTPTestClient.send("POST", stack.gateway.baseURL.appendingPathComponent("v1/invites/\(code)/accept"), headers: partner.headers).status == 200)
             #expect(try await TrackingReminders.nextFeedRows(child: childId, user: partnerId).count == 1, "joining another household keeps this one's reminders")
+            // In two households, the partner sets each one's reminders on their own (the header says which).
+            let unnamed = try await HTTPTestClient.send(
+                "PUT", reminders, body: try JSONSerialization.data(withJSONObject: ["feed_lead_minutes": 45]), headers: partner.headers)
+            #expect(unnamed.status == 400 && unnamed.errorField == "X-Hearth-Household", "\(unnamed.text)")
+            let elsewhere = try await HTTPTestClient.send(
+                "PUT", reminders, body: try JSONSerialization.data(withJSONObject: ["feed_reminders": true, "feed_lead_minutes": 45]),
+                headers: partner.headers(["X-Hearth-Household": otherHousehold]))
+            #expect(elsewhere.status == 200, "\(elsewhere.text)")
+            @Sendable func lead(in household: String) async throws -> Int? {
+                let read = try await HTTPTestClient.send("GET", reminders, headers: partner.headers(["X-Hearth-Household": household]))
+                return read.json["feed_lead_minutes"] as? Int
+            }
+            #expect(try await KafkaTestEnvironment.eventually { try await lead(in: otherHousehold) == 45 })
+            #expect(try await lead(in: family.household) == 15, "the first household keeps its own")
             let left = try await HTTPTestClient.send(
                 "POST", stack.gateway.baseURL.appendingPathComponent("v1/households/\(family.household)/leave"), headers: partner.headers)
             #expect(left.status == 200, "\(left.text)")
@@ -75,6 +89,8 @@ extension BackboneSuite.Notifier {
                 return rows.count == 1 && rows.first?.0 != parentReminder
             }, "the parent's reminder follows the new feed")
             #expect(try await TrackingReminders.nextFeedRows(child: childId, user: partnerId).isEmpty, "and a new feed plans none for them")
+            let kept = try await HTTPTestClient.send("GET", reminders, headers: partner.headers)
+            #expect(kept.json["feed_lead_minutes"] as? Int == 45 && kept.json["feed_reminders"] as? Bool == true, "the other household's stay: \(kept.text)")
         }
     }
 }
