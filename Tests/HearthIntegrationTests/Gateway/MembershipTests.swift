@@ -159,6 +159,25 @@ extension BackboneSuite {
                 #expect(secondUpsert.json["household_id"] as? String == freshId, "a second upsert names the same new household")
                 #expect(try await HTTPTestClient.send("GET", url("v1/households/\(household)"), headers: alice.headers).status == 404)
                 #expect(try await HTTPTestClient.send("GET", url("v1/households/\(freshId)"), headers: alice.headers).status == 200)
+
+                // Two owners leaving at the same instant: the check is serialized, one stays.
+                try await Self.join(ben, freshId, invitedBy: alice, gateway: gateway)
+                let coOwner = try await HTTPTestClient.send(
+                    "PUT", url("v1/households/\(freshId)/members/\(ben.userId)/role"),
+                    body: try JSONSerialization.data(withJSONObject: ["role": "owner"]), headers: alice.headers)
+                #expect(coOwner.status == 200)
+                let leaving = url("v1/households/\(freshId)/leave")
+                let race = try await withThrowingTaskGroup(of: HTTPTestClient.Reply.self) { group in
+                    for owner in [alice, ben] { group.addTask { try await HTTPTestClient.send("POST", leaving, headers: owner.headers) } }
+                    return try await group.reduce(into: [HTTPTestClient.Reply]()) { $0.append($1) }
+                }
+                #expect(race.map(\.status).sorted() == [200, 409], "\(race.map(\.status))")
+                #expect(race.contains { $0.errorCode == "last_owner" })
+                var stayed = 0
+                for owner in [alice, ben] where try await HTTPTestClient.send("GET", url("v1/households/\(freshId)"), headers: owner.headers).status == 200 {
+                    stayed += 1
+                }
+                #expect(stayed == 1, "exactly one owner is left")
             }
         }
     }
