@@ -32,7 +32,7 @@ public struct SourceDocument: Sendable, Equatable {
             hasher.update(data: Array("\(bytes.count):".utf8))
             hasher.update(data: bytes)
         }
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(hasher.finalize())
     }
 
     public var upsertEvent: DocumentUpserted {

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HearthConfiguration
+import HearthEvents
 
 /// Why a configured key could not be had.
 public struct KeyMaterialError: Error, CustomStringConvertible, Sendable {
@@ -47,31 +48,13 @@ public enum KeyMaterial {
     }
 
     public static func decode(_ text: String, variable: String) throws -> Data {
-        if text.count == 64, let bytes = hex(text) { return bytes }
+        if text.count == 64, let bytes = Hex.decode(text) { return bytes }
         guard let data = Data(base64Encoded: text), data.count == 32 else {
             throw KeyMaterialError("\(variable) must be 32 bytes as base64 or 64 hex digits")
         }
         return data
     }
 
-    static func hex(_ text: String) -> Data? {
-        var bytes = Data()
-        var iterator = text.utf8.makeIterator()
-        while let high = iterator.next(), let low = iterator.next() {
-            guard let h = nibble(high), let l = nibble(low) else { return nil }
-            bytes.append(h << 4 | l)
-        }
-        return bytes
-    }
-
-    static func nibble(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 48...57: byte - 48
-        case 97...102: byte - 87
-        case 65...70: byte - 55
-        default: nil
-        }
-    }
 }
 
 /// What protects the data keys at rest: each is stored wrapped (encrypted) by it. Production may

@@ -105,7 +105,5 @@ struct AssistantConversationReadModel: Sendable {
         return conversations
     }
 
-    static func shortened(_ text: String) -> String {
-        text.count <= historyCharacters ? text : String(text.prefix(historyCharacters - 1)) + "…"
-    }
+    static func shortened(_ text: String) -> String { Excerpt.clipped(text, to: historyCharacters) }
 }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HearthDomain
 import JWTKit
+import HearthEvents
 
 /// Sign in with Apple is not configured (no `HEARTH_APPLE_CLIENT_ID`).
 struct AppleSignInNotConfigured: Error {}
@@ -43,7 +44,7 @@ struct AppleIdentityVerifier: Sendable {
         }
         if nonce != nil || verified.nonce != nil {
             guard let nonce, let expected = verified.nonce,
-                  SHA256.hash(data: Data(nonce.utf8)).map({ String(format: "%02x", $0) }).joined() == expected.lowercased()
+                  Hex.encode(SHA256.hash(data: Data(nonce.utf8))) == expected.lowercased()
             else { throw TokenRejection.nonceMismatch }
         }
         guard let subject = verified.claims.subject else { throw TokenRejection.missingSubject }

@@ -48,7 +48,7 @@ struct CalendarFeedRoutes: Sendable {
     }
 
     static func tokenHash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.encode(SHA256.hash(data: Data(token.utf8)))
     }
 
     func create(_ request: Request, context: HearthRequestContext) async throws -> Created {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HearthEvents
 
 /// Signed, expiring links to a chat image and its thumbnail:
 /// `/v1/chats/{chat}/media/{media}[/thumbnail]?expires=<unix s>&signature=<hex>`, the signature an
@@ -27,8 +28,8 @@ struct ChatMediaLinks: Sendable {
 
     func check(chat: UUID, media: UUID, variant: Variant, expires: String?, signature given: String?, now: Date = Date()) -> Check {
         guard let expires, let seconds = Int(expires), let given,
-              let expected = Data(hex: signature(chat: chat, media: media, variant: variant, expires: seconds)),
-              let presented = Data(hex: given), presented.count == expected.count,
+              let expected = Hex.decode(signature(chat: chat, media: media, variant: variant, expires: seconds)),
+              let presented = Hex.decode(given), presented.count == expected.count,
               HMAC<SHA256>.isValidAuthenticationCode(presented, authenticating: message(chat, media, variant, seconds), using: key)
         else { return .forged }
         return now.timeIntervalSince1970 <= TimeInterval(seconds) ? .valid : .expired
@@ -39,23 +40,6 @@ struct ChatMediaLinks: Sendable {
     }
 
     private func signature(chat: UUID, media: UUID, variant: Variant, expires: Int) -> String {
-        HMAC<SHA256>.authenticationCode(for: message(chat, media, variant, expires), using: key).map { String(format: "%02x", $0) }.joined()
-    }
-}
-
-extension Data {
-    /// Bytes from lowercase or uppercase hex; nil for anything else.
-    init?(hex: String) {
-        guard hex.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(hex.count / 2)
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        self.init(bytes)
+        Hex.encode(HMAC<SHA256>.authenticationCode(for: message(chat, media, variant, expires), using: key))
     }
 }

@@ -60,7 +60,7 @@ struct ChatMediaRoutes: Sendable {
         let thumbnail = try await upload.thumbnail(with: thumbnailer)
         // The media id is the message's: a retried upload stores nothing twice.
         let mediaId = messageId
-        let digest = SHA256.hash(data: upload.bytes).map { String(format: "%02x", $0) }.joined()
+        let digest = Hex.encode(SHA256.hash(data: upload.bytes))
         try await chats.client.query(
             """
             INSERT INTO chat_media (media_id, chat_id, household_id, content_type, sha256, image, thumbnail, uploaded_by)

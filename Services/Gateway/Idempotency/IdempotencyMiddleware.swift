@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
+import HearthEvents
 
 extension HTTPField.Name {
     static let idempotencyKey = Self("Idempotency-Key")!
@@ -98,7 +99,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         hash.update(data: Data(path.utf8))
         hash.update(data: [0])
         hash.update(data: Data(body.readableBytesView))
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(hash.finalize())
     }
 
     /// A UUID (version 8, RFC 9562's custom layout) from SHA-256 of the user, the key, what the id

@@ -59,7 +59,7 @@ struct TrackingPhotoRoutes: Sendable {
         let format = upload.format
         let thumbnail = try await upload.thumbnail(with: thumbnailer)
         let logId = TrackingLogRoutes.logId(child: child.childId, clientId: clientId)
-        let digest = SHA256.hash(data: image).map { String(format: "%02x", $0) }.joined()
+        let digest = Hex.encode(SHA256.hash(data: image))
         try await client.query(
             """
             INSERT INTO tracking_photos (photo_id, household_id, child_id, content_type, sha256, image, thumbnail, uploaded_by)

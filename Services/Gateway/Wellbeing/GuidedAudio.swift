@@ -4,6 +4,7 @@ import HearthDomain
 import HearthRuntime
 import Logging
 import PostgresNIO
+import HearthEvents
 
 /// Guided audio: a script spoken by espeak-ng (Debian, installed by `make setup`) into a WAV
 /// recording, kept in `wellbeing_audio` by the script's hash so the same script is spoken once,
@@ -25,7 +26,7 @@ struct GuidedAudio: Sendable {
     /// SHA-256 of what decides the sound: the script, the voice and the speed.
     static func hash(of script: AudioScript) -> String {
         let canonical = "\(script.canonicalText)\nvoice=\(voice) wpm=\(wordsPerMinute)\n"
-        return SHA256.hash(data: Data(canonical.utf8)).map { String(format: "%02x", $0) }.joined()
+        return Hex.encode(SHA256.hash(data: Data(canonical.utf8)))
     }
 
     /// The stored recording of `hash`, else the script spoken now and stored.

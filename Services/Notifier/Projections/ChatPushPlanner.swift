@@ -33,9 +33,7 @@ struct ChatPushPlanner: Sendable {
     /// What the delivery log and the outcome event keep of a chat push.
     static let loggedTitle = "New message"
 
-    static func preview(_ text: String) -> String {
-        text.count <= previewLength ? text : String(text.prefix(previewLength - 1)) + "…"
-    }
+    static func preview(_ text: String) -> String { Excerpt.clipped(text, to: previewLength) }
 
     /// Whether `event` was one of the planner's (applied).
     func apply(_ event: ProjectedEvent, on connection: PostgresConnection, logger: Logger) async throws -> Bool {

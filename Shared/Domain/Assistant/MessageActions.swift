@@ -1,4 +1,5 @@
 import Foundation
+import HearthEvents
 
 /// What the assistant can do with one chat message (`POST /v1/chats/{id}/messages/{mid}/assist`).
 public enum MessageAction: String, Sendable, CaseIterable, Codable {
@@ -42,7 +43,7 @@ extension AssistantIntentParser {
 
     /// At most `maxReminderTitle` characters, cut at a word.
     static func title(_ text: String) -> String {
-        ThreadDigest.shortened(text, to: maxReminderTitle)
+        Excerpt.atWord(text, to: maxReminderTitle)
     }
 }
 
@@ -79,7 +80,7 @@ public enum ThreadDigest {
             let first = AssistantIntentParser.sentences(of: line.text).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty } ?? ""
             let key = first.lowercased().trimmingCharacters(in: .punctuationCharacters.union(.whitespaces))
             guard !key.isEmpty, !acknowledgements.contains(key), seen.insert(key).inserted else { continue }
-            points.append("\(line.author): \(shortened(first, to: pointLength))")
+            points.append("\(line.author): \(Excerpt.atWord(first, to: pointLength))")
         }
         let count = thread.count == 1 ? "1 message" : "\(thread.count) messages"
         var summary = "\(count) from \(list(authors))."
@@ -94,14 +95,5 @@ public enum ThreadDigest {
     static func list(_ names: [String]) -> String {
         guard names.count > 1 else { return names.first ?? "" }
         return names.dropLast().joined(separator: ", ") + " and " + names.last!
-    }
-
-    /// At most `limit` characters, cut at a word with an ellipsis.
-    public static func shortened(_ text: String, to limit: Int) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard trimmed.count > limit else { return trimmed }
-        let cut = trimmed.prefix(limit - 1)
-        let atWord = cut.lastIndex(where: \.isWhitespace).map { cut[..<$0] } ?? cut
-        return atWord.trimmingCharacters(in: .whitespacesAndNewlines.union(.punctuationCharacters)) + "…"
     }
 }

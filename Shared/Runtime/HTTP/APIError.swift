@@ -1,4 +1,5 @@
 import Foundation
+import HearthEvents
 import HearthKafka
 import HearthStore
 import HTTPTypes
@@ -22,12 +23,7 @@ public struct APIError: Error, Sendable {
     }
 
     public static func invalid(_ field: String, _ message: String) -> APIError {
-        APIError(.badRequest, code: "invalid_request", message: shortened(message, to: 400), field: shortened(field, to: 200))
-    }
-
-    /// Messages quote what the client sent; a 100 kB value should not come back as a 100 kB error.
-    static func shortened(_ text: String, to limit: Int) -> String {
-        text.count <= limit ? text : text.prefix(limit) + "…"
+        APIError(.badRequest, code: "invalid_request", message: Excerpt.clipped(message, to: 400), field: Excerpt.clipped(field, to: 200))
     }
 
     public static func notFound(_ what: String) -> APIError {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HearthEvents
 
 /// How webhook deliveries are signed: `X-Hearth-Signature: sha256=<hex>` is HMAC-SHA256 with the
 /// webhook's secret over `<timestamp>.<body>`, the timestamp (Unix seconds) being the
@@ -14,27 +15,14 @@ public enum WebhookSignature {
         var message = Data("\(timestamp).".utf8)
         message.append(body)
         let code = HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: Data(secret.utf8)))
-        return "sha256=" + code.map { String(format: "%02x", $0) }.joined()
+        return "sha256=" + Hex.encode(code)
     }
 
     /// Constant-time check of a received signature (what a receiver does; the tests use it).
     public static func verify(secret: String, timestamp: Int, body: Data, signature: String) -> Bool {
-        guard signature.hasPrefix("sha256="), let expected = hexBytes(String(signature.dropFirst(7))) else { return false }
+        guard signature.hasPrefix("sha256="), let expected = Hex.decode(String(signature.dropFirst(7))) else { return false }
         var message = Data("\(timestamp).".utf8)
         message.append(body)
         return HMAC<SHA256>.isValidAuthenticationCode(expected, authenticating: message, using: SymmetricKey(data: Data(secret.utf8)))
-    }
-
-    private static func hexBytes(_ text: String) -> Data? {
-        guard text.count % 2 == 0 else { return nil }
-        var bytes = Data(capacity: text.count / 2)
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        return bytes
     }
 }
