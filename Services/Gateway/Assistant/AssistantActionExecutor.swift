@@ -32,7 +32,44 @@ struct AssistantActionExecutor: Sendable {
         let field: String
     }
 
+    /// Thrown when someone the action names is no longer of the household (they left, were
+    /// removed, or the member was taken off since it was proposed): nothing is done.
+    struct NoLongerInHousehold: Error {
+        let field: String
+    }
+
+    /// The people an action names, checked against the household now, not when it was proposed:
+    /// the one it acts for, a reminder's member, a message's recipient.
+    func checkPeople(of action: StoredAssistantAction) async throws {
+        let arguments = Arguments(action.arguments)
+        guard try await isUser(action.proposedFor, of: action.householdId) else { throw NoLongerInHousehold(field: "user_id") }
+        switch action.tool {
+        case "set_reminder":
+            if let member = try arguments.optionalUUID("member_id") {
+                let rows = try await client.query(
+                    "SELECT 1::int FROM household_members WHERE member_id = \(member) AND household_id = \(action.householdId)", logger: logger)
+                var found = false
+                for try await _ in rows.decode(Int.self) { found = true }
+                guard found else { throw NoLongerInHousehold(field: "arguments.member_id") }
+            }
+        case "send_message":
+            guard try await isUser(try arguments.uuid("recipient_user_id"), of: action.householdId) else {
+                throw NoLongerInHousehold(field: "arguments.recipient_user_id")
+            }
+        default:
+            break
+        }
+    }
+
+    private func isUser(_ user: UUID, of household: UUID) async throws -> Bool {
+        let rows = try await client.query(
+            "SELECT 1::int FROM user_households WHERE user_id = \(user) AND household_id = \(household)", logger: logger)
+        for try await _ in rows.decode(Int.self) { return true }
+        return false
+    }
+
     func execute(_ action: StoredAssistantAction, confirmedBy user: UUID, correlationId: String) async throws -> Effect {
+        try await checkPeople(of: action)
         let arguments = Arguments(action.arguments)
         func effectId(_ kind: String) -> UUID {
             NameBasedUUID.make(namespace: Self.effectNamespace, name: "\(kind)/\(action.actionId.uuidString.lowercased())")

@@ -251,6 +251,10 @@ struct AssistantRoutes: Sendable {
                 "action_id": "\(action.actionId.uuidString.lowercased())", "field": "\(unusable.field)",
             ])
             throw APIError(.unprocessableContent, code: "unusable_action", message: "the action's \(unusable.field) cannot be used; ask the assistant again")
+        } catch let gone as AssistantActionExecutor.NoLongerInHousehold {
+            throw APIError(
+                .conflict, code: "action_stale",
+                message: "someone this action names is no longer in the household (\(gone.field)); nothing was done", field: gone.field)
         }
         context.logger.info("assistant action executed", metadata: [
             "action_id": "\(action.actionId.uuidString.lowercased())", "tool": "\(action.tool)", "effect_id": "\(effect.id.uuidString.lowercased())",

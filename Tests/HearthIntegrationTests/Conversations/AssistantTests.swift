@@ -301,6 +301,13 @@ extension BackboneSuite {
                     "GET", gateway.baseURL.appendingPathComponent("v1/chats/\(try #require(chatId).uuidString)/messages"), headers: partner.headers)
                 #expect(read.status == 200)
                 #expect((read.json["messages"] as? [[String: Any]])?.contains { $0["text"] as? String == "Dinner is at 6" } == true, "\(read.json)")
+
+                // Proposed while the partner was here, confirmed after they left: refused, nothing sent.
+                let late = try #require(try await session.proposedActions("Tell \(partnerName) that the bins go out tonight").first)
+                #expect(try await HTTPTestClient.send("POST", gateway.baseURL.appendingPathComponent("v1/households/\(household)/leave"), headers: partner.headers).status == 200)
+                let stale = try await session.decide(try #require(late["action_id"] as? String), "confirm")
+                #expect(stale.status == 409 && stale.errorCode == "action_stale" && stale.errorField == "arguments.recipient_user_id", "\(stale.text)")
+                #expect(try await session.actions(status: "pending").contains { $0["action_id"] as? String == late["action_id"] as? String }, "it stays undone")
             }
         }
     }
