@@ -97,7 +97,7 @@ struct GatewayAPI: Sendable {
             households: HouseholdRoutes(
                 publisher: host.publisher, readModel: householdReadModel, membership: membership, consistency: consistency,
                 responses: HouseholdResponseCache(capacity: settings.householdReadCache, changes: host.readModelChanges)),
-            members: MemberRoutes(publisher: host.publisher, readModel: householdReadModel, membership: membership),
+            members: MemberRoutes(publisher: host.publisher, readModel: householdReadModel, membership: membership, consistency: consistency),
             chats: ChatRoutes(publisher: host.publisher, chats: chatReadModel, membership: membership, consistency: consistency),
             chatMedia: ChatMediaRoutes(
                 publisher: host.publisher, chats: chatReadModel, thumbnailer: PhotoThumbnailer(size: ChatMediaRoutes.thumbnailSize, crop: true),

@@ -45,6 +45,7 @@ struct MemberRoutes: Sendable {
     let publisher: EventPublisher
     let readModel: HouseholdReadModel
     let membership: MembershipReadModel
+    let consistency: ReadConsistency
 
     struct AddedMember: ResponseEncodable {
         let member: MemberView
@@ -73,13 +74,21 @@ struct MemberRoutes: Sendable {
         try await membership.requireMember(user, of: householdId)
         let today = CalendarDay.today
         let body = try await JSONRequestBody.decode(AddMemberRequest.self, from: request, context: context).validated(today: today)
-        guard try await readModel.memberCount(of: householdId) < HouseholdMemberRules.maxMembers else {
-            throw APIError(.conflict, code: "too_many_members", message: "a household has at most \(HouseholdMemberRules.maxMembers) members")
-        }
         let event = HouseholdMemberAdded(
             householdId: householdId, memberId: EventIdentity.newId("member"), name: body.name, role: body.role.rawValue,
             birthdate: body.birthdate?.isoDate, addedBy: user)
-        let position = try await publisher.publish(event, correlationId: context.correlationId)
+        // The cap holds under concurrent adds, on any gateway: counted and added under the
+        // household's lock, released only once the member is projected (so the next count sees it).
+        let (publisher, readModel, consistency) = (self.publisher, self.readModel, self.consistency)
+        let correlationId = context.correlationId
+        let position = try await membership.serialized(householdId) {
+            guard try await readModel.memberCount(of: householdId) < HouseholdMemberRules.maxMembers else {
+                throw APIError(.conflict, code: "too_many_members", message: "a household has at most \(HouseholdMemberRules.maxMembers) members")
+            }
+            let position = try await publisher.publish(event, correlationId: correlationId)
+            try await consistency.awaitApplied(position, projections: [GatewayProjection.householdMembers])
+            return position
+        }
         if let sex = body.sex {
             // On the tracking topic, keyed by the household, where tracking reads it (as
             // `PUT /v1/children/{id}/profile` publishes it). The answer's position is the member's.

@@ -224,3 +224,30 @@ extension BackboneSuite {
         }
     }
 }
+
+extension BackboneSuite {
+    /// A household's member cap holds under adds that race: counted and added under the
+    /// household's lock.
+    @Suite struct MemberCap {
+        @Test func racingAddsNeverPassTheCap() async throws {
+            try await ServiceProcess.with("gateway") { gateway in
+                let (alice, household) = try await GatewayUser.withHousehold(gateway, name: "The Many")
+                let members = gateway.baseURL.appendingPathComponent("v1/households/\(household)/members")
+                let cap = HouseholdMemberRules.maxMembers
+                for index in 0..<(cap - 3) {
+                    let added = try await HTTPTestClient.postJSON(members, ["name": "Person \(index)", "role": "parent"], headers: alice.headers)
+                    #expect(added.status == 201, "\(added.text)")
+                }
+                let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<8 {
+                        group.addTask { try await HTTPTestClient.postJSON(members, ["name": "Racer \(index)", "role": "child"], headers: alice.headers).status }
+                    }
+                    return try await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                #expect(statuses.filter { $0 == 201 }.count == 3 && statuses.filter { $0 == 409 }.count == 5, "\(statuses.sorted())")
+                let read = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/households/\(household)"), headers: alice.headers)
+                #expect((read.json["members"] as? [Any])?.count == cap, "\(read.text)")
+            }
+        }
+    }
+}
