@@ -18,6 +18,9 @@ public struct OrchestratorSettings: Sendable {
     var maxInFlight: Int
     var runBudgetCents: Int
     var runTokenLimit: Int
+    /// What one user's runs may spend on metered models in a calendar month (UTC), in cents;
+    /// 0: no cap beyond each run's budget.
+    var userMonthlySpendCents: Int
     var assistantActionLifetime: Int
     /// How `fetch_recipes` and the assistant find knowledge (`HEARTH_ASSIST_RECIPE_SEARCH`).
     var recipeSearch: RecipeSearchMode
@@ -42,6 +45,7 @@ public struct OrchestratorSettings: Sendable {
             maxInFlight: try environment.int("HEARTH_ASSIST_MAX_IN_FLIGHT", default: 5, range: 1...5),
             runBudgetCents: try environment.int("HEARTH_RUN_BUDGET_CENTS", default: 10, range: 0...1_000_000),
             runTokenLimit: try environment.int("HEARTH_RUN_TOKEN_LIMIT", default: 2000, range: 1...10_000_000),
+            userMonthlySpendCents: try environment.int("HEARTH_USER_MONTHLY_SPEND_CENTS", default: 0, range: 0...100_000_000),
             assistantActionLifetime: try environment.int("HEARTH_ASSISTANT_ACTION_TTL_S", default: 86_400, range: 1...30 * 86_400),
             recipeSearch: try recipeSearch(environment.string("HEARTH_ASSIST_RECIPE_SEARCH", default: "hybrid")),
             runRetention: try retention(environment.decimal("HEARTH_RUN_RETENTION_DAYS", default: 365, range: 0...36_500)),

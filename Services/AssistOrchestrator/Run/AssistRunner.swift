@@ -107,7 +107,11 @@ struct AssistRunner: Sendable {
                         router: router,
                         budget: BudgetScope(
                             key: "run:\(opening.runId.uuidString.lowercased())",
-                            limitCents: Double(settings.runBudgetCents), limitTokens: settings.runTokenLimit),
+                            limitCents: Double(settings.runBudgetCents), limitTokens: settings.runTokenLimit,
+                            cap: settings.userMonthlySpendCents > 0
+                                ? SpendCap.monthly(
+                                    user: opening.userId.uuidString.lowercased(), limitCents: Double(settings.userMonthlySpendCents), at: Date())
+                                : nil),
                         runId: opening.runId, userId: opening.userId),
                     safety: safety)
                 let final = try await body(emitter, tools, &usage)

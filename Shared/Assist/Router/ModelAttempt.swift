@@ -25,6 +25,8 @@ public struct ModelAttempt: Sendable, Codable, Equatable {
 
     public static let okOutcome = "ok"
     public static let skippedBudgetOutcome = "skipped: budget"
+    /// The user's monthly spend cap would be passed.
+    public static let skippedSpendCapOutcome = "skipped: monthly spend cap"
     public static func errorOutcome(_ reason: String) -> String { "error: \(reason)" }
 
     public var succeeded: Bool { outcome == Self.okOutcome }

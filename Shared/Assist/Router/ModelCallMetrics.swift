@@ -1,7 +1,7 @@
 import Metrics
 
 /// The Prometheus series of model calls. The outcome label is bounded (`ok`, `error`,
-/// `skipped_budget`); the error's text stays in the attempt and the log, not in a label.
+/// `skipped_budget`, `skipped_spend_cap`); the error's text stays in the attempt and the log, not in a label.
 enum ModelCallMetrics {
     static func record(_ attempt: ModelAttempt) {
         let outcome: String
@@ -9,6 +9,8 @@ enum ModelCallMetrics {
             outcome = "ok"
         } else if attempt.outcome == ModelAttempt.skippedBudgetOutcome {
             outcome = "skipped_budget"
+        } else if attempt.outcome == ModelAttempt.skippedSpendCapOutcome {
+            outcome = "skipped_spend_cap"
         } else {
             outcome = "error"
         }

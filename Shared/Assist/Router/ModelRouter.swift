@@ -101,20 +101,29 @@ public struct ModelRouter: Sendable {
         }
 
         var reservation: BudgetReservation?
+        var capReservation: BudgetReservation?
         if provider.isMetered {
             let worstInput = TokenEstimator.inputTokens(of: request)
             let worstOutput = max(0, request.maxOutputTokens)
+            let worstCents = price.cents(inputTokens: worstInput, outputTokens: worstOutput)
             do {
-                reservation = try await ledger.reserve(
-                    budget, cents: price.cents(inputTokens: worstInput, outputTokens: worstOutput),
-                    tokens: worstInput + worstOutput)
+                // The wider cap first: a user over their month spends nothing of the run's budget.
+                if let cap = budget.cap {
+                    capReservation = try await ledger.reserve(cap.scope, cents: worstCents, tokens: worstInput + worstOutput)
+                    guard capReservation != nil else {
+                        return AttemptResult(attempt: record(ModelAttempt.skippedSpendCapOutcome), ending: .skipped)
+                    }
+                }
+                reservation = try await ledger.reserve(budget, cents: worstCents, tokens: worstInput + worstOutput)
             } catch {
+                if let capReservation { await settle(capReservation, cents: 0, tokens: 0) }
                 if Task.isCancelled { return AttemptResult(attempt: record(ModelAttempt.errorOutcome("cancelled")), ending: .cancelled) }
                 // No reservation, no metered call: failing closed keeps spend bounded while the
                 // ledger is unreachable, and an unmetered provider later in the chain still answers.
                 return AttemptResult(attempt: record(ModelAttempt.errorOutcome("budget ledger unavailable: \(Self.short(error))")), ending: .skipped)
             }
             guard reservation != nil else {
+                if let capReservation { await settle(capReservation, cents: 0, tokens: 0) }
                 return AttemptResult(attempt: record(ModelAttempt.skippedBudgetOutcome), ending: .skipped)
             }
         }
@@ -128,7 +137,9 @@ public struct ModelRouter: Sendable {
             }
             let latency = Self.milliseconds(since: started)
             let cents = price.cents(inputTokens: result.inputTokens, outputTokens: result.outputTokens)
-            if let reservation { await settle(reservation, cents: cents, tokens: result.inputTokens + result.outputTokens) }
+            for held in [reservation, capReservation].compactMap({ $0 }) {
+                await settle(held, cents: cents, tokens: result.inputTokens + result.outputTokens)
+            }
             return AttemptResult(
                 attempt: record(ModelAttempt.okOutcome, input: result.inputTokens, output: result.outputTokens, cents: cents, latencyMs: latency),
                 ending: .served(text: Self.storable(result.text), toolCalls: result.toolCalls.map(Self.storable)))
@@ -138,7 +149,7 @@ public struct ModelRouter: Sendable {
             let input = partial?.inputTokens ?? 0
             let output = partial?.outputTokens ?? 0
             let cents = price.cents(inputTokens: input, outputTokens: output)
-            if let reservation { await settle(reservation, cents: cents, tokens: input + output) }
+            for held in [reservation, capReservation].compactMap({ $0 }) { await settle(held, cents: cents, tokens: input + output) }
             if error is CancellationError || Task.isCancelled {
                 return AttemptResult(
                     attempt: record(ModelAttempt.errorOutcome("cancelled"), input: input, output: output, cents: cents, latencyMs: latency),

@@ -190,4 +190,34 @@ import Testing
         #expect(usage.spentCents <= scope.limitCents + 1e-9)
         #expect(usage.reservedCents == 0)
     }
+
+    /// A user's monthly cap spans their runs: each run has budget left, the month does not. The
+    /// calls it cannot hold are skipped and the chain falls through; what was held for a skipped
+    /// call is released from the month.
+    @Test func aMonthlySpendCapAcrossRunsSkipsOnceTheMonthIsSpent() async throws {
+        let ledger = InMemoryBudgetLedger()
+        let router = router([ScriptedProvider("a", "m", .answer("paid", input: 100, output: 100), calls: calls), LocalModelProvider()], ledger: ledger)
+        // Each call's worst case and spend is 1.1¢ (see above): a 3¢ month holds two.
+        let cap = SpendCap.monthly(user: "user-1", limitCents: 3, at: Date(timeIntervalSince1970: 1_790_000_000))
+        #expect(cap.key == "user-month:user-1:2026-09")
+        var providers: [String] = []
+        var outcomes: [[String]] = []
+        for run in 0..<4 {
+            let response = try await router.complete(AssistFixtures.request(), budget: BudgetScope(key: "run-\(run)", cap: cap), onToken: { _ in })
+            providers.append(response.provider)
+            outcomes.append(response.attempts.map(\.outcome))
+        }
+        #expect(providers == ["a", "a", "local", "local"])
+        #expect(outcomes[2] == ["skipped: monthly spend cap", "ok"])
+        let month = try #require(await ledger.usage(of: cap.key))
+        #expect(abs(month.spentCents - 2.2) < 1e-9 && month.reservedCents == 0)
+        #expect(await ledger.usage(of: "run-2") == nil, "a run skipped by the month held nothing of its own")
+        // A run whose own budget is short releases what it held of the month.
+        let tight = try await router.complete(
+            AssistFixtures.request(), budget: BudgetScope(key: "tight-run", limitCents: 1, cap: SpendCap(key: "roomy-month", limitCents: 100)),
+            onToken: { _ in })
+        #expect(tight.attempts.first?.outcome == "skipped: budget")
+        #expect(await ledger.usage(of: "roomy-month")?.reservedCents == 0)
+        #expect(await ledger.usage(of: "roomy-month")?.spentCents == 0)
+    }
 }
