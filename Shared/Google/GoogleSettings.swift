@@ -14,6 +14,9 @@ public struct GoogleSettings: Sendable {
     public var calendarAPIURL: String
     public var scope: String
     public var calendarId: String
+    /// Where the OAuth callback sends the browser with the outcome (`?google=connected` or
+    /// `?google=error&reason=…`); nil: the callback answers JSON (development, tests).
+    public var returnURL: String?
 
     public static let defaultScope = "https://www.googleapis.com/auth/calendar.events"
 
@@ -28,6 +31,7 @@ public struct GoogleSettings: Sendable {
         calendarAPIURL = value("HEARTH_GOOGLE_CALENDAR_URL") ?? "https://www.googleapis.com/calendar/v3"
         scope = value("HEARTH_GOOGLE_SCOPE") ?? Self.defaultScope
         calendarId = value("HEARTH_GOOGLE_CALENDAR_ID") ?? "primary"
+        returnURL = value("HEARTH_GOOGLE_RETURN_URL")
     }
 
     /// Linking needs an OAuth client.

@@ -27,7 +27,8 @@ struct CalendarAPI: Sendable {
             google: GoogleIntegrationRoutes(
                 settings: google, secrets: secrets, tokens: GoogleTokenEndpoint(settings: google, http: .shared),
                 credentials: GoogleCredentialStore(client: host.postgres, logger: host.logger), publisher: host.publisher,
-                membership: membership, logger: host.logger))
+                membership: membership, redeemed: RedeemedOAuthStates(client: host.postgres, logger: host.logger),
+                secureCookies: host.settings.mode == .production, logger: host.logger))
     }
 
     /// Routes without a bearer token: the feed (its URL is the secret) and the OAuth callback

@@ -7,11 +7,15 @@ import HearthRuntime
 import HearthStore
 import Hummingbird
 import Logging
+import PostgresNIO
 
 /// The OAuth `state` of a connect: the user it was issued to, the household whose calendar the
-/// link syncs (a user may belong to several; the connect request chose), and until when, HMAC-signed with a
-/// key derived from `HEARTH_SECRETS_KEY`. The callback arrives from the user's browser without
-/// a bearer token; the signed state is what binds the grant to the user who asked for it.
+/// link syncs (a user may belong to several; the connect request chose), until when, a nonce
+/// (a state is redeemed once), and the digest of the browser binding: a random value `/connect`
+/// sets as an HttpOnly cookie, which the callback must bring back. HMAC-signed with a key derived
+/// from `HEARTH_SECRETS_KEY`. The callback arrives from the user's browser without a bearer token;
+/// the signed state binds the grant to the user who asked for it, and the cookie to the browser
+/// that asked — a state lured into another browser (OAuth CSRF) links nothing.
 struct GoogleOAuthState: Sendable {
     let key: SymmetricKey
     static let lifetime: TimeInterval = 600
@@ -19,18 +23,24 @@ struct GoogleOAuthState: Sendable {
     struct Issued: Equatable {
         let user: UUID
         let household: UUID?
+        let nonce: String
+        let binding: String
     }
 
-    func issue(for user: UUID, household: UUID?, now: Date = Date()) -> String {
+    /// A state and the browser binding its cookie carries.
+    func issue(for user: UUID, household: UUID?, now: Date = Date()) -> (state: String, binding: String) {
         let nonce = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.base64URL
+        let binding = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URL
         let householdField = household?.uuidString.lowercased() ?? "-"
         let payload = Data(
-            "\(user.uuidString.lowercased()).\(Int(now.timeIntervalSince1970 + Self.lifetime)).\(nonce).\(householdField)".utf8).base64URL
-        return "\(payload).\(Data(HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: key)).base64URL)"
+            "\(user.uuidString.lowercased()).\(Int(now.timeIntervalSince1970 + Self.lifetime)).\(nonce).\(householdField).\(Self.digest(binding))".utf8
+        ).base64URL
+        return ("\(payload).\(Data(HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: key)).base64URL)", binding)
     }
 
+    static func digest(_ binding: String) -> String { Hex.encode(SHA256.hash(data: Data(binding.utf8))) }
+
     /// Whom (and for which household) the state was issued, if it is authentic and unexpired.
-    /// States of three fields were issued before households were named, for 10 minutes.
     func verify(_ state: String, now: Date = Date()) -> Issued? {
         let parts = state.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let mac = Data(base64URL: String(parts[1])),
@@ -38,10 +48,36 @@ struct GoogleOAuthState: Sendable {
               let payload = Data(base64URL: String(parts[0]))
         else { return nil }
         let fields = String(decoding: payload, as: UTF8.self).split(separator: ".")
-        guard fields.count == 3 || fields.count == 4, let user = UUID(uuidString: String(fields[0])), let expiry = Int(fields[1]),
+        guard fields.count == 5, let user = UUID(uuidString: String(fields[0])), let expiry = Int(fields[1]),
               now.timeIntervalSince1970 <= TimeInterval(expiry)
         else { return nil }
-        return Issued(user: user, household: fields.count == 4 ? UUID(uuidString: String(fields[3])) : nil)
+        return Issued(user: user, household: UUID(uuidString: String(fields[3])), nonce: String(fields[2]), binding: String(fields[4]))
+    }
+
+    /// Whether the browser's cookie is the one the state was issued with.
+    static func matches(_ issued: Issued, cookie: String?) -> Bool {
+        guard let cookie, !cookie.isEmpty else { return false }
+        let presented = Array(digest(cookie).utf8), expected = Array(issued.binding.utf8)
+        guard presented.count == expected.count else { return false }
+        return zip(presented, expected).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+/// The states already redeemed (`google_oauth_states_used`): the first redemption wins, in one
+/// statement, so two callbacks racing with one state link once.
+struct RedeemedOAuthStates: Sendable {
+    let client: PostgresClient
+    let logger: Logger
+
+    /// True the first time a nonce is redeemed, false ever after.
+    func redeem(_ nonce: String) async throws -> Bool {
+        try await client.query(
+            "DELETE FROM google_oauth_states_used WHERE used_at < now() - \(Int(GoogleOAuthState.lifetime * 2)) * interval '1 second'",
+            logger: logger)
+        let rows = try await client.query(
+            "INSERT INTO google_oauth_states_used (nonce) VALUES (\(nonce)) ON CONFLICT (nonce) DO NOTHING RETURNING nonce", logger: logger)
+        for try await _ in rows.decode(String.self) { return true }
+        return false
     }
 }
 
@@ -66,7 +102,14 @@ struct GoogleIntegrationRoutes: Sendable {
     let credentials: GoogleCredentialStore
     let publisher: EventPublisher
     let membership: MembershipReadModel
+    let redeemed: RedeemedOAuthStates
+    /// Outside development the binding cookie is `Secure`.
+    let secureCookies: Bool
     let logger: Logger
+
+    /// The browser binding of a connect, sent back to the callback only.
+    static let bindingCookie = "hearth_google_oauth"
+    static let callbackPath = "/v1/integrations/google/callback"
 
     struct AuthorizeURL: ResponseEncodable {
         let authorizeURL: String
@@ -102,7 +145,7 @@ struct GoogleIntegrationRoutes: Sendable {
         return (secrets, GoogleOAuthState(key: secrets.derivedKey(purpose: "hearth google oauth state v1")))
     }
 
-    func connect(_ request: Request, context: HearthRequestContext) async throws -> AuthorizeURL {
+    func connect(_ request: Request, context: HearthRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
         let (_, state) = try configured()
         guard var components = URLComponents(string: settings.authorizeURL) else {
@@ -117,12 +160,53 @@ struct GoogleIntegrationRoutes: Sendable {
             URLQueryItem(name: "access_type", value: "offline"),
             URLQueryItem(name: "prompt", value: "consent"),
             URLQueryItem(name: "include_granted_scopes", value: "true"),
-            URLQueryItem(name: "state", value: state.issue(for: user, household: try await membership.household(of: user, for: request))),
         ]
-        return AuthorizeURL(authorizeURL: components.url!.absoluteString)
+        let issued = state.issue(for: user, household: try await membership.household(of: user, for: request))
+        components.queryItems?.append(URLQueryItem(name: "state", value: issued.state))
+        // SameSite=Lax: the callback is a top-level navigation from Google, which Strict would strip.
+        var cookie = "\(Self.bindingCookie)=\(issued.binding); Path=\(Self.callbackPath); Max-Age=\(Int(GoogleOAuthState.lifetime)); HttpOnly; SameSite=Lax"
+        if secureCookies { cookie += "; Secure" }
+        let response = try AuthorizeURL(authorizeURL: components.url!.absoluteString).response(from: request, context: context)
+        var headers = response.headers
+        headers[.setCookie] = cookie
+        return Response(status: response.status, headers: headers, body: response.body)
     }
 
-    func callback(_ request: Request, context: HearthRequestContext) async throws -> Connected {
+    /// The end of the dance in the browser: with `HEARTH_GOOGLE_RETURN_URL` a 303 to it with the
+    /// outcome (`google=connected`, or `google=error&reason=<code>`), else the JSON answer. The
+    /// binding cookie is cleared either way.
+    func callback(_ request: Request, context: HearthRequestContext) async throws -> Response {
+        let clear = "\(Self.bindingCookie)=; Path=\(Self.callbackPath); Max-Age=0; HttpOnly; SameSite=Lax" + (secureCookies ? "; Secure" : "")
+        do {
+            let connected = try await link(request, context: context)
+            if let target = returning([.init(name: "google", value: "connected")]) { return Self.redirect(to: target, clearing: clear) }
+            let response = try connected.response(from: request, context: context)
+            var headers = response.headers
+            headers[.setCookie] = clear
+            return Response(status: response.status, headers: headers, body: response.body)
+        } catch let error as APIError {
+            if let target = returning([.init(name: "google", value: "error"), .init(name: "reason", value: error.code)]) {
+                return Self.redirect(to: target, clearing: clear)
+            }
+            throw error
+        }
+    }
+
+    private func returning(_ items: [URLQueryItem]) -> String? {
+        guard let base = settings.returnURL, var components = URLComponents(string: base) else { return nil }
+        components.queryItems = (components.queryItems ?? []) + items
+        return components.url?.absoluteString
+    }
+
+    private static func redirect(to target: String, clearing cookie: String) -> Response {
+        var headers = HTTPFields()
+        headers[.location] = target
+        headers[.setCookie] = cookie
+        headers[.cacheControl] = "no-store"
+        return Response(status: .seeOther, headers: headers)
+    }
+
+    private func link(_ request: Request, context: HearthRequestContext) async throws -> Connected {
         let (secrets, state) = try configured()
         let query = request.uri.queryParameters
         if let refused = query.get("error") {
@@ -130,6 +214,12 @@ struct GoogleIntegrationRoutes: Sendable {
         }
         guard let stateText = query.get("state"), let issued = state.verify(stateText) else {
             throw APIError.invalid("state", "state is missing, forged or expired; start again at /v1/integrations/google/connect")
+        }
+        guard GoogleOAuthState.matches(issued, cookie: Self.cookie(Self.bindingCookie, in: request)) else {
+            throw APIError.invalid("state", "this link was not started in this browser; start again at /v1/integrations/google/connect")
+        }
+        guard try await redeemed.redeem(issued.nonce) else {
+            throw APIError.invalid("state", "this state was already used; start again at /v1/integrations/google/connect")
         }
         let user = issued.user
         guard let code = query.get("code"), !code.isEmpty else { throw APIError.invalid("code", "code is required") }
@@ -153,6 +243,17 @@ struct GoogleIntegrationRoutes: Sendable {
         let event = GoogleLinkConnected(userId: user, householdId: household, calendarId: settings.calendarId, scope: scope)
         _ = try await publisher.publish(event, correlationId: context.correlationId)
         return Connected(connected: true, userId: user, calendarId: settings.calendarId)
+    }
+
+    /// A cookie's value from the request's `Cookie` headers.
+    static func cookie(_ name: String, in request: Request) -> String? {
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2, parts[0] == name { return parts[1] }
+            }
+        }
+        return nil
     }
 
     func disconnect(_ request: Request, context: HearthRequestContext) async throws -> Response {

@@ -46,18 +46,31 @@ enum CalendarStack {
         #expect(query["response_type"] == "code")
         #expect(query["client_id"] == "hearth-test-client")
         let state = try #require(query["state"])
+        // The browser that asked keeps a binding cookie, for the callback only.
+        let setCookie = try #require(start.header("Set-Cookie"))
+        #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax") && setCookie.contains("Path=/v1/integrations/google/callback"), "\(setCookie)")
+        let binding = try #require(setCookie.split(separator: ";").first.map(String.init))
+        let browser = ["Cookie": binding]
 
-        // A forged state is refused; the real one links.
+        // A forged state is refused; so is the real one from a browser without the cookie (a
+        // victim lured to someone else's link) or with another; the real one links, once.
         var forged = URLComponents(url: gateway.baseURL.appendingPathComponent("v1/integrations/google/callback"), resolvingAgainstBaseURL: false)!
         forged.queryItems = [.init(name: "code", value: "good-code"), .init(name: "state", value: state.dropLast(2) + "xx")]
-        let refused = try await HTTPTestClient.send("GET", forged.url!)
+        let refused = try await HTTPTestClient.send("GET", forged.url!, headers: browser)
         #expect(refused.status == 400 && refused.errorField == "state")
 
         var callback = forged
         callback.queryItems = [.init(name: "code", value: "good-code-\(UUID().uuidString.prefix(6))"), .init(name: "state", value: state)]
-        let linked = try await HTTPTestClient.send("GET", callback.url!)
+        for cookie in [nil, "hearth_google_oauth=someone-elses"] {
+            let elsewhere = try await HTTPTestClient.send("GET", callback.url!, headers: cookie.map { ["Cookie": $0] } ?? [:])
+            #expect(elsewhere.status == 400 && elsewhere.errorField == "state", "\(String(decoding: elsewhere.body, as: UTF8.self))")
+        }
+        let linked = try await HTTPTestClient.send("GET", callback.url!, headers: ["Cookie": "theme=dark; " + binding])
         #expect(linked.status == 200, "\(String(decoding: linked.body, as: UTF8.self))")
         #expect(linked.json["connected"] as? Bool == true)
+        #expect(linked.header("Set-Cookie")?.contains("Max-Age=0") == true, "the binding is cleared")
+        let replayed = try await HTTPTestClient.send("GET", callback.url!, headers: browser)
+        #expect(replayed.status == 400 && replayed.errorField == "state", "a state links once")
 
         // The refresh token is stored sealed, not in the clear.
         let userId = try #require(UUID(uuidString: user.userId))

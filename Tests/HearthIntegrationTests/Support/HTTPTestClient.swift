@@ -32,11 +32,26 @@ enum HTTPTestClient {
         var description: String { "HTTP \(status) \(body) does not decode: \(error)" }
     }
 
+    /// What the server answers, as it answered it: no cookie jar (a test sends the cookies it
+    /// means to) and no redirect followed (a test reads the 3xx and its `Location`).
     static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
-        return URLSession(configuration: configuration)
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
     }()
+
+    /// Hands every 3xx back to the caller.
+    final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+            completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
+    }
 
     static func get(_ url: URL, headers: [String: String] = [:]) async throws -> (Int, Data) {
         let reply = try await send("GET", url, headers: headers)
