@@ -74,7 +74,7 @@ struct GatewayAPI: Sendable {
         let chatReadModel = ChatReadModel(host: host, logger: logger)
         logger.info("gateway configured", metadata: [
             "jwt_kid": "\(signingKey.keyId)", "rate_limit_per_min": "\(settings.rateLimitPerMinute)",
-            "auth_rate_limit_per_min": "\(settings.authRateLimitPerMinute)", "trust_proxy": "\(settings.trustProxy)",
+            "auth_rate_limit_per_min": "\(settings.authRateLimitPerMinute)", "trusted_proxies": "\(settings.trustedProxies.map(\.description).joined(separator: ","))",
             "admins": "\(settings.adminUserIds.count)",
         ])
         let search = try SearchRoutes.make(host: host)
@@ -84,7 +84,7 @@ struct GatewayAPI: Sendable {
             settings: settings,
             openAPI: try OpenAPIRoutes.load(),
             rateLimit: RateLimitMiddleware(
-                ledger: rateLimitLedger, clients: ClientAddressResolver(trustProxy: settings.trustProxy),
+                ledger: rateLimitLedger, clients: ClientAddressResolver(trustedProxies: settings.trustedProxies),
                 general: FixedWindowRateLimit(limit: settings.rateLimitPerMinute),
                 auth: FixedWindowRateLimit(limit: settings.authRateLimitPerMinute)),
             authentication: BearerAuthentication(tokens: tokens, standing: standing),
@@ -93,7 +93,7 @@ struct GatewayAPI: Sendable {
                 tokens: tokens,
                 registrar: UserRegistrar(publisher: host.publisher, users: userReadModel, consistency: consistency),
                 devSignInEnabled: settings.devSignInEnabled, deviceSignUps: DeviceSignUpLimit(perHour: settings.deviceSignUpsPerHour),
-                clients: ClientAddressResolver(trustProxy: settings.trustProxy)),
+                clients: ClientAddressResolver(trustedProxies: settings.trustedProxies)),
             households: HouseholdRoutes(
                 publisher: host.publisher, readModel: householdReadModel, membership: membership, consistency: consistency,
                 responses: HouseholdResponseCache(capacity: settings.householdReadCache, changes: host.readModelChanges)),

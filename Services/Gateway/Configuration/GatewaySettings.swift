@@ -20,7 +20,9 @@ public struct GatewaySettings: Sendable {
     var adminUserIds: Set<UUID>
     var rateLimitPerMinute: Int
     var authRateLimitPerMinute: Int
-    var trustProxy: Bool
+    /// Proxies whose `X-Forwarded-For` names the client (`HEARTH_TRUSTED_PROXIES`); none: the
+    /// socket's peer is the client.
+    var trustedProxies: [NetworkRange]
     /// Entries per generation of `HouseholdResponseCache`.
     var householdReadCache: Int
     /// The `: heartbeat` interval of `GET /v1/chats/{id}/stream` and of the notification stream.
@@ -65,6 +67,16 @@ public struct GatewaySettings: Sendable {
         return Set(list)
     }
 
+    /// Addresses or CIDR ranges: `10.0.0.0/8, 127.0.0.1, fd00::/8`.
+    private static func proxies(_ list: [String]) throws -> [NetworkRange] {
+        try list.map { text in
+            guard let range = NetworkRange(text) else {
+                throw ConfigurationError(variable: "HEARTH_TRUSTED_PROXIES", reason: "expected addresses or CIDR ranges such as 10.0.0.0/8, got \(text)")
+            }
+            return range
+        }
+    }
+
     private static func publicURL(_ text: String?) throws -> String? {
         guard let text else { return nil }
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""), url.host != nil, url.query == nil else {
@@ -97,7 +109,7 @@ public struct GatewaySettings: Sendable {
             adminUserIds: admins,
             rateLimitPerMinute: try environment.int("HEARTH_RATE_LIMIT_PER_MIN", default: 30, range: 1...10_000_000),
             authRateLimitPerMinute: try environment.int("HEARTH_AUTH_RATE_LIMIT_PER_MIN", default: 10, range: 1...10_000_000),
-            trustProxy: try environment.bool("HEARTH_TRUST_PROXY", default: false),
+            trustedProxies: try Self.proxies(environment.list("HEARTH_TRUSTED_PROXIES")),
             householdReadCache: try environment.int("HEARTH_HOUSEHOLD_READ_CACHE", default: 4096, range: 0...1_000_000),
             chatStreamHeartbeat: .seconds(try environment.int("HEARTH_CHAT_STREAM_HEARTBEAT_S", default: 15, range: 1...3600)),
             notificationsHeartbeat: .seconds(try environment.int("HEARTH_NOTIFICATIONS_HEARTBEAT_S", default: 15, range: 1...3600)),

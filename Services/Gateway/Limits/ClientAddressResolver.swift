@@ -3,22 +3,31 @@ import HearthRuntime
 import HTTPTypes
 import Hummingbird
 
-/// Who a request counts against for rate limiting: the socket's peer address, or, behind a
-/// trusted proxy (`HEARTH_TRUST_PROXY=true`), the last address in `X-Forwarded-For`. The last one
-/// is the address the proxy itself saw: earlier entries come from the client and can be forged.
+/// Who a request counts against for rate limiting: the socket's peer address; or, when that peer
+/// is one of the configured proxies (`HEARTH_TRUSTED_PROXIES`), the address `X-Forwarded-For`
+/// names, read from the right: each trusted proxy appends who it saw, so the first entry from
+/// the right that is not a trusted proxy is the client. Entries further left come from the
+/// client and can be forged; a header from anyone else is ignored altogether.
 struct ClientAddressResolver: Sendable {
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
-    let trustProxy: Bool
+    let trustedProxies: [NetworkRange]
 
     func address(of request: Request, context: HearthRequestContext) -> String {
-        if trustProxy,
-           let last = request.headers[values: Self.forwardedFor].joined(separator: ",").split(separator: ",").last,
-           let address = Self.plausibleAddress(last.trimmingCharacters(in: .whitespaces))
-        {
-            return address
+        let peer = context.peerAddress ?? "unknown"
+        guard isTrusted(peer) else { return peer }
+        let entries = request.headers[values: Self.forwardedFor].joined(separator: ",").split(separator: ",")
+        for entry in entries.reversed() {
+            // A junk entry ends the walk: what is left of it cannot be trusted to be a chain.
+            guard let address = Self.plausibleAddress(entry.trimmingCharacters(in: .whitespaces)) else { break }
+            if !isTrusted(address) { return address }
         }
-        return context.peerAddress ?? "unknown"
+        return peer
+    }
+
+    private func isTrusted(_ address: String) -> Bool {
+        guard !trustedProxies.isEmpty, let parsed = NetworkAddress(literal: address) else { return false }
+        return trustedProxies.contains { $0.contains(parsed) }
     }
 
     /// An IPv4 or IPv6 address in its one canonical form (an IPv4 address with a port loses the

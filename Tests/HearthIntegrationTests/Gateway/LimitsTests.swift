@@ -17,9 +17,24 @@ extension BackboneSuite {
             if intoMinute > 40 { try await Task.sleep(for: .seconds(60 - intoMinute + 0.2)) }
         }
 
+        /// From a peer that is no configured proxy, `X-Forwarded-For` is ignored: a client writing a
+        /// new address into it each time is still one client.
+        @Test func aForwardedForFromAnUntrustedPeerIsIgnored() async throws {
+            let environment = ["HEARTH_RATE_LIMIT_PER_MIN": "30", "HEARTH_TRUSTED_PROXIES": "10.9.9.9, fd00::/8"]
+            try await ServiceProcess.with("gateway", environment: environment) { gateway in
+                let openAPI = gateway.baseURL.appendingPathComponent("openapi.json")
+                try await Self.startEarlyInAWindow()
+                var statuses: [Int] = []
+                for _ in 1...31 {
+                    statuses.append(try await HTTPTestClient.send("GET", openAPI, headers: ["X-Forwarded-For": Self.freshClientAddress()]).status)
+                }
+                #expect(statuses.prefix(30).allSatisfy { $0 == 200 } && statuses.last == 429, "\(statuses)")
+            }
+        }
+
         @Test func theThirtyFirstRequestInAMinuteIsRefused() async throws {
             let environment = [
-                "HEARTH_RATE_LIMIT_PER_MIN": "30", "HEARTH_AUTH_RATE_LIMIT_PER_MIN": "10", "HEARTH_TRUST_PROXY": "true",
+                "HEARTH_RATE_LIMIT_PER_MIN": "30", "HEARTH_AUTH_RATE_LIMIT_PER_MIN": "10", "HEARTH_TRUSTED_PROXIES": "127.0.0.1, ::1",
             ]
             try await ServiceProcess.with("gateway", environment: environment) { gateway in
                 let openAPI = gateway.baseURL.appendingPathComponent("openapi.json")
