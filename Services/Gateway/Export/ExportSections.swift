@@ -27,13 +27,18 @@ struct ExportSection: Sendable {
                 FROM user_households uh JOIN households hh USING (household_id) WHERE uh.user_id = \($0)) h
             """
         },
-        ExportSection(file: "chats.json", description: "The chats you are in, with every message in them.") {
+        // What the chat routes would show now (`household_chat_access()`): every message of a chat
+        // one may still read; of a chat one left (or whose coaching ended), one's own messages only.
+        ExportSection(file: "chats.json", description: "The chats you are in, with every message in them; of chats you can no longer read, your own messages.") {
             """
             SELECT coalesce(json_agg(c ORDER BY c.created_at, c.chat_id), '[]')::text FROM (
-                SELECT ch.chat_id, ch.title, ch.created_at,
+                SELECT ch.chat_id, ch.title, ch.created_at, a.user_id IS NOT NULL AS readable,
                        (SELECT coalesce(json_agg(m ORDER BY m.seq), '[]') FROM (
-                            SELECT message_id, author_id, author_name, body AS text, sent_at, seq FROM chat_messages WHERE chat_id = ch.chat_id) m) AS messages
-                FROM chat_members cm JOIN chats ch USING (chat_id) WHERE cm.user_id = \($0)) c
+                            SELECT message_id, author_id, author_name, body AS text, sent_at, seq FROM chat_messages
+                            WHERE chat_id = ch.chat_id AND (a.user_id IS NOT NULL OR author_id = \($0))) m) AS messages
+                FROM chat_members cm JOIN chats ch USING (chat_id)
+                LEFT JOIN household_chat_access() a ON a.household_id = ch.household_id AND a.user_id = cm.user_id
+                WHERE cm.user_id = \($0)) c
             """
         },
         ExportSection(file: "assistant_runs.json", description: "Your assistant runs (meal plans, chores, routines): what you asked and what came back.") {

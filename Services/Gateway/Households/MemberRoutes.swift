@@ -86,14 +86,14 @@ struct MemberRoutes: Sendable {
                 throw APIError(.conflict, code: "too_many_members", message: "a household has at most \(HouseholdMemberRules.maxMembers) members")
             }
             let position = try await publisher.publish(event, correlationId: correlationId)
+            if let sex = body.sex {
+                // On the tracking topic, keyed by the household, where tracking reads it (as
+                // `PUT /v1/children/{id}/profile` publishes it). The answer's position is the member's.
+                _ = try await publisher.publish(
+                    ChildProfileSet(childId: event.memberId, householdId: householdId, sex: sex.rawValue, setBy: user), correlationId: correlationId)
+            }
             try await consistency.awaitApplied(position, projections: [GatewayProjection.householdMembers])
             return position
-        }
-        if let sex = body.sex {
-            // On the tracking topic, keyed by the household, where tracking reads it (as
-            // `PUT /v1/children/{id}/profile` publishes it). The answer's position is the member's.
-            _ = try await publisher.publish(
-                ChildProfileSet(childId: event.memberId, householdId: householdId, sex: sex.rawValue, setBy: user), correlationId: context.correlationId)
         }
         let member = MemberView(
             memberId: event.memberId, householdId: householdId, name: event.name, role: event.role, birthdate: event.birthdate, today: today)

@@ -76,7 +76,8 @@ public struct CoachingProjection: Projection {
                 for member in group.members {
                     try await connection.query(
                         """
-                        INSERT INTO coach_group_members (chat_id, user_id, household_id) VALUES (\(group.chatId), \(member.userId), \(member.householdId))
+                        INSERT INTO coach_group_members (chat_id, user_id, household_id, added_at)
+                        VALUES (\(group.chatId), \(member.userId), \(member.householdId), \(occurredAt))
                         ON CONFLICT (chat_id, user_id) DO NOTHING
                         """, logger: logger)
                 }

@@ -75,7 +75,7 @@ public struct UsersProjection: Projection {
                         """, logger: logger)
                     var left: [UUID] = []
                     for try await household in moved.decode(UUID.self) { left.append(household) }
-                    try await Self.passOwnership(in: left, on: connection, logger: logger)
+                    try await Self.passOwnership(in: left, at: occurredAt, on: connection, logger: logger)
                 }
                 try await connection.query(
                     "DELETE FROM household_departures WHERE user_id = \(joined.userId) AND household_id = \(joined.householdId)", logger: logger)
@@ -94,7 +94,7 @@ public struct UsersProjection: Projection {
             case let left as UserLeftHousehold:
                 try await connection.query(
                     "DELETE FROM user_households WHERE user_id = \(left.userId) AND household_id = \(left.householdId)", logger: logger)
-                try await Self.passOwnership(in: [left.householdId], on: connection, logger: logger)
+                try await Self.passOwnership(in: [left.householdId], at: occurredAt, on: connection, logger: logger)
                 try await connection.query(
                     """
                     INSERT INTO household_departures (user_id, household_id, left_at) VALUES (\(left.userId), \(left.householdId), \(occurredAt))
@@ -130,7 +130,7 @@ public struct UsersProjection: Projection {
                     """, logger: logger)
                 var shared: [UUID] = []
                 for try await household in removed.decode(UUID.self) where !erased.householdIds.contains(household) { shared.append(household) }
-                try await Self.passOwnership(in: shared, on: connection, logger: logger)
+                try await Self.passOwnership(in: shared, at: occurredAt, on: connection, logger: logger)
                 try await connection.query(
                     "DELETE FROM household_departures WHERE user_id = \(erased.userId) OR household_id = ANY(\(erased.householdIds))",
                     logger: logger)
@@ -141,19 +141,21 @@ public struct UsersProjection: Projection {
     }
 
     /// A household left without an owner (its last owner moved away under v1, or was erased
-    /// while others stay) passes ownership to the member who has been there longest, an adult
-    /// before a caregiver: someone must be able to invite, remove and choose coaches. A rule of
-    /// the projection, so a replay reaches the same owner.
-    static func passOwnership(in households: [UUID], on connection: PostgresConnection, logger: Logger) async throws {
+    /// while others stay) passes ownership to the adult who has been there longest: someone must
+    /// be able to invite, remove and choose coaches. A caregiver is not made an owner (the
+    /// household stays without one until an owner is named). Only members who had joined when the
+    /// owner went are candidates, so a replay that reads other users' partitions in another
+    /// order reaches the same heir.
+    static func passOwnership(in households: [UUID], at departure: Date, on connection: PostgresConnection, logger: Logger) async throws {
         guard !households.isEmpty else { return }
         try await connection.query(
             """
             UPDATE user_households u SET role = 'owner'
             FROM (
                 SELECT DISTINCT ON (household_id) household_id, user_id FROM user_households
-                WHERE household_id = ANY(\(households))
+                WHERE household_id = ANY(\(households)) AND role = 'adult' AND joined_at <= \(departure)
                   AND household_id NOT IN (SELECT household_id FROM user_households WHERE role = 'owner' AND household_id = ANY(\(households)))
-                ORDER BY household_id, (role = 'adult') DESC, joined_at, user_id
+                ORDER BY household_id, joined_at, user_id
             ) heir
             WHERE u.user_id = heir.user_id AND u.household_id = heir.household_id
             """, logger: logger)

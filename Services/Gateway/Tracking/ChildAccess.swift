@@ -1,4 +1,5 @@
 import Foundation
+import HearthEvents
 import HearthRuntime
 import Hummingbird
 
@@ -35,6 +36,12 @@ struct ChildAccess: Sendable {
             return (user, child)
         }
         throw APIError.notFound("child")
+    }
+
+    /// The scope of a coach reading the child; nil for a member of the child's household.
+    func coachScope(of user: UUID, for child: TrackedChild) async throws -> CoachScope? {
+        guard try await membership.role(of: user, in: child.householdId) == nil else { return nil }
+        return try await membership.coachScope(user, in: child.householdId)
     }
 
     /// The caller's time zone (their profile's), which decides nap or night and where days begin.

@@ -25,8 +25,10 @@ struct TrackingInsightRoutes: Sendable {
     }
 
     func child(_ request: Request, context: HearthRequestContext) async throws -> TrackingJSON {
-        let (_, child) = try await access.child(request, context: context, readers: .membersAndTrackingCoaches)
-        let allergens = try await readModel.allergens(of: child.childId).map { status -> JSONValue in
+        let (user, child) = try await access.child(request, context: context, readers: .membersAndTrackingCoaches)
+        // A coach sees the child's allergens only when the owners also gave them allergy facts.
+        let showsAllergens = try await access.coachScope(of: user, for: child)?.profileKinds.contains("allergy") ?? true
+        let allergens = try await (showsAllergens ? readModel.allergens(of: child.childId) : []).map { status -> JSONValue in
             var fields: [String: JSONValue] = [
                 "allergen": .string(status.allergen), "exposures": .number(Double(status.exposures)),
                 "first_exposed_at": status.firstExposedAt.map { .string(Timestamp.format($0)) } ?? .null,

@@ -200,6 +200,15 @@ struct DispatchStore: Sendable {
         return false
     }
 
+    /// Whether the user still belongs to the household (the gateway's `household_chat_access`):
+    /// a household's tracking reminders go to its people only, whatever settings history left.
+    func belongs(user: UUID, to household: UUID) async throws -> Bool {
+        let rows = try await client.query(
+            "SELECT EXISTS (SELECT 1 FROM household_chat_access() WHERE user_id = \(user) AND household_id = \(household))", logger: logger)
+        for try await belongs in rows.decode(Bool.self) { return belongs }
+        return false
+    }
+
     /// The user's unread chat messages (not their own) in the chats they may still read: the
     /// badge a new-message push carries.
     func unreadChatMessages(_ user: UUID) async throws -> Int {

@@ -84,6 +84,12 @@ struct ReminderDispatcher: Service {
                 try await store.finishClaim(claim, state: "cancelled")
                 return
             }
+            if TrackingReminderPlanner.sources.contains(reminder.source), let household = reminder.householdId,
+               try await !store.belongs(user: reminder.userId, to: household) {
+                // A caregiver who left: the household's feeds and doses are no longer theirs to hear of.
+                try await store.finishClaim(claim, state: "cancelled")
+                return
+            }
             let user = try await store.userContext(reminder.userId)
             let now = Date()
             let latenessMs: Int64

@@ -26,6 +26,8 @@ struct TrackingReminderPlanner: Sendable {
         "tracking_caregivers",
     ]
 
+    /// The sources of the reminders it plans: the dispatcher sends them only to people still in the household.
+    static let sources: Set<String> = ["next_feed", "medication_due", "allergen_check_in"]
     static let eventTypes: Set<String> = Set(
         [TrackingLogKind.feed, .medication, .food].flatMap(\.eventTypes) + [
             HouseholdMemberAdded.eventType, AllergenCheckInAnswered.eventType, TrackingSettingsUpdated.eventType,

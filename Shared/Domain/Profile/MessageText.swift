@@ -58,7 +58,8 @@ struct Clause {
         guard tokens.count >= 2, var name = tokens.first else { return nil }
         var verb = MessageText.folded(tokens[1])
         if name.hasSuffix("'s") || name.hasSuffix("\u{2019}s") {
-            // "Sam's allergic to …"
+            // "Sam's allergic to …" is Sam; "Sam's mum is allergic …" is someone else.
+            guard Clause.predicatesAfterIs.contains(verb) else { return nil }
             name = String(name.dropLast(2))
             verb = "is"
         }
@@ -81,6 +82,11 @@ struct Clause {
         "apparently", "turns", "update", "note", "fyi", "btw", "pasta", "milk", "bread", "cheese", "fish", "meat", "food",
         "everything", "nothing", "one", "both", "all", "none", "each", "granny", "grandma", "grandad", "grandpa", "nana", "papa",
         "auntie", "uncle", "teacher", "doctor", "dr", "coach", "friend", "kids", "children", "family",
+    ]
+    /// What follows "Sam's" when it means "Sam is" (a state), not "Sam's <someone>".
+    private static let predicatesAfterIs: Set<String> = [
+        "allergic", "intolerant", "coeliac", "celiac", "vegan", "vegetarian", "pescatarian", "lactose", "gluten", "dairy", "nut",
+        "not", "no", "now", "off", "diabetic", "anaphylactic", "been", "got", "also", "still",
     ]
     /// Verbs after a name that state a fact about that person.
     private static let statementVerbs: Set<String> = [

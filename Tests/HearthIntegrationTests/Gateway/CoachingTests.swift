@@ -178,6 +178,11 @@ extension BackboneSuite {
                 #expect(after == [coach.userId], "\(after)")
                 #expect(try await get("v1/chats/\(groupId)/messages", as: coach).status == 200)
                 #expect(try await get("v1/chats/\(groupId)/messages", as: alice).status == 200)
+                // Coaching again is no way back into the old group (and its history since).
+                let again = try await HTTPTestClient.send("POST", url("v1/coach/clients"), headers: coach.headers)
+                let againCode = try #require(again.json["code"] as? String)
+                #expect(try await HTTPTestClient.postJSON(url("v1/households/\(householdB)/coaches"), ["code": againCode], headers: bob.headers).status == 201)
+                #expect(try await get("v1/chats/\(groupId)/messages", as: bob).status == 404, "a new relationship does not reopen the group")
             }
         }
     }

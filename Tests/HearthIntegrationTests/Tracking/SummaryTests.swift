@@ -93,6 +93,10 @@ extension BackboneSuite.Tracking {
                 let reply = try await HTTPTestClient.send("GET", read, headers: coach.headers)
                 #expect(reply.status == 200, "with tracking: \(read.path) \(reply.status)")
             }
+            let overview = try await HTTPTestClient.send("GET", family.url(""), headers: coach.headers)
+            #expect((overview.json["allergens"] as? [Any])?.isEmpty == true, "no allergy facts in the scope, no allergens: \(overview.text)")
+            let parentView = try await HTTPTestClient.send("GET", family.url(""), headers: family.user.headers)
+            #expect((parentView.json["allergens"] as? [Any])?.isEmpty == false, "the family sees the egg")
             let roster = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/coach/clients"), headers: coach.headers)
             let listedChildren = ((roster.json["clients"] as? [[String: Any]])?.first?["children"] as? [[String: Any]]) ?? []
             #expect(listedChildren.map { $0["child_id"] as? String } == [family.child] && listedChildren.first?["name"] as? String == "Maya", "\(roster.text)")
