@@ -71,11 +71,14 @@ struct RedeemedOAuthStates: Sendable {
 
     /// True the first time a nonce is redeemed, false ever after.
     func redeem(_ nonce: String) async throws -> Bool {
-        try await client.query(
-            "DELETE FROM google_oauth_states_used WHERE used_at < now() - \(Int(GoogleOAuthState.lifetime * 2)) * interval '1 second'",
-            logger: logger)
+        // One round trip: the sweep of expired nonces rides along with the redemption.
         let rows = try await client.query(
-            "INSERT INTO google_oauth_states_used (nonce) VALUES (\(nonce)) ON CONFLICT (nonce) DO NOTHING RETURNING nonce", logger: logger)
+            """
+            WITH swept AS (
+                DELETE FROM google_oauth_states_used WHERE used_at < now() - \(Int(GoogleOAuthState.lifetime * 2)) * interval '1 second'
+            )
+            INSERT INTO google_oauth_states_used (nonce) VALUES (\(nonce)) ON CONFLICT (nonce) DO NOTHING RETURNING nonce
+            """, logger: logger)
         for try await _ in rows.decode(String.self) { return true }
         return false
     }
@@ -163,10 +166,17 @@ struct GoogleIntegrationRoutes: Sendable {
         ]
         let issued = state.issue(for: user, household: try await membership.household(of: user, for: request))
         components.queryItems?.append(URLQueryItem(name: "state", value: issued.state))
-        // SameSite=Lax: the callback is a top-level navigation from Google, which Strict would strip.
-        var cookie = "\(Self.bindingCookie)=\(issued.binding); Path=\(Self.callbackPath); Max-Age=\(Int(GoogleOAuthState.lifetime)); HttpOnly; SameSite=Lax"
-        if secureCookies { cookie += "; Secure" }
         let response = try AuthorizeURL(authorizeURL: components.url!.absoluteString).response(from: request, context: context)
+        return Self.setting(bindingCookie(issued.binding, maxAge: Int(GoogleOAuthState.lifetime)), on: response)
+    }
+
+    /// The binding cookie, scoped to the callback. SameSite=Lax: the callback is a top-level
+    /// navigation from Google, which Strict would strip. An empty value with max-age 0 clears it.
+    private func bindingCookie(_ value: String, maxAge: Int) -> String {
+        "\(Self.bindingCookie)=\(value); Path=\(Self.callbackPath); Max-Age=\(maxAge); HttpOnly; SameSite=Lax" + (secureCookies ? "; Secure" : "")
+    }
+
+    private static func setting(_ cookie: String, on response: Response) -> Response {
         var headers = response.headers
         headers[.setCookie] = cookie
         return Response(status: response.status, headers: headers, body: response.body)
@@ -176,14 +186,11 @@ struct GoogleIntegrationRoutes: Sendable {
     /// outcome (`google=connected`, or `google=error&reason=<code>`), else the JSON answer. The
     /// binding cookie is cleared either way.
     func callback(_ request: Request, context: HearthRequestContext) async throws -> Response {
-        let clear = "\(Self.bindingCookie)=; Path=\(Self.callbackPath); Max-Age=0; HttpOnly; SameSite=Lax" + (secureCookies ? "; Secure" : "")
+        let clear = bindingCookie("", maxAge: 0)
         do {
             let connected = try await link(request, context: context)
             if let target = returning([.init(name: "google", value: "connected")]) { return Self.redirect(to: target, clearing: clear) }
-            let response = try connected.response(from: request, context: context)
-            var headers = response.headers
-            headers[.setCookie] = clear
-            return Response(status: response.status, headers: headers, body: response.body)
+            return Self.setting(clear, on: try connected.response(from: request, context: context))
         } catch let error as APIError {
             if let target = returning([.init(name: "google", value: "error"), .init(name: "reason", value: error.code)]) {
                 return Self.redirect(to: target, clearing: clear)
@@ -201,9 +208,8 @@ struct GoogleIntegrationRoutes: Sendable {
     private static func redirect(to target: String, clearing cookie: String) -> Response {
         var headers = HTTPFields()
         headers[.location] = target
-        headers[.setCookie] = cookie
         headers[.cacheControl] = "no-store"
-        return Response(status: .seeOther, headers: headers)
+        return setting(cookie, on: Response(status: .seeOther, headers: headers))
     }
 
     private func link(_ request: Request, context: HearthRequestContext) async throws -> Connected {
