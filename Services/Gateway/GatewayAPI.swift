@@ -65,7 +65,9 @@ struct GatewayAPI: Sendable {
         let counters = RateLimitCounterStore(client: host.postgres, logger: logger)
         let rateLimitLedger = RateLimitLedger()
         let registeredRoutes = RegisteredRoutes()
-        let standing = AccountStanding(client: host.postgres, changes: host.readModelChanges, logger: logger)
+        let sessions = AuthSessions(
+            client: host.postgres, changes: host.readModelChanges, refreshLifetime: settings.refreshTokenLifetime, logger: logger)
+        let standing = AccountStanding(client: host.postgres, sessions: sessions, changes: host.readModelChanges, logger: logger)
         let idempotencyKeys = IdempotencyStore(client: host.postgres, logger: logger)
         let streams = OpenStreams(perUser: settings.streamsPerUser)
         let notifications = NotificationRoutes.make(
@@ -91,6 +93,8 @@ struct GatewayAPI: Sendable {
             auth: AuthRoutes(
                 apple: AppleIdentityVerifier(keySet: AppleKeySet(url: settings.appleJWKSURL, logger: logger), clientId: settings.appleClientId),
                 tokens: tokens,
+                sessions: sessions,
+                standing: standing,
                 registrar: UserRegistrar(publisher: host.publisher, users: userReadModel, consistency: consistency),
                 devSignInEnabled: settings.devSignInEnabled, deviceSignUps: DeviceSignUpLimit(perHour: settings.deviceSignUpsPerHour),
                 clients: ClientAddressResolver(trustedProxies: settings.trustedProxies)),
@@ -116,7 +120,7 @@ struct GatewayAPI: Sendable {
                 membership: membership, claims: InviteClaims(client: host.postgres, logger: logger), consistency: consistency),
             users: UserRoutes(publisher: host.publisher, users: userReadModel, membership: membership, consistency: consistency),
             account: AccountRoutes(publisher: host.publisher, users: userReadModel, grace: settings.accountDeletionGrace, client: host.postgres),
-            eraser: AccountEraser(client: host.postgres, keys: host.keys, publisher: host.publisher, logger: logger)
+            eraser: AccountEraser(client: host.postgres, keys: host.keys, sessions: sessions, publisher: host.publisher, logger: logger)
                 .service(every: settings.erasureCheckInterval),
             exports: ExportRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency, logger: logger),
             exportWorker: ExportWorker(client: host.postgres, logger: logger).service(every: .seconds(1)),

@@ -19,6 +19,7 @@ import PostgresNIO
 struct AccountEraser: Sendable {
     let client: PostgresClient
     let keys: DataKeyRing
+    let sessions: AuthSessions
     let publisher: EventPublisher
     let logger: Logger
 
@@ -63,6 +64,7 @@ struct AccountEraser: Sendable {
             + households.map { "household:\($0.uuidString.lowercased())" }
         let destroyed = try await keys.destroy(subjects: subjects, because: "user.erased")
         try await GoogleCredentialStore(client: client, logger: logger).delete(userId: user)
+        try await sessions.forget(user)
         // Built exports are plaintext copies: they go with the keys.
         try await client.query(
             "DELETE FROM export_archives WHERE user_id = \(user) OR export_id IN (SELECT export_id FROM export_requests WHERE household_id = ANY(\(households)))",

@@ -4,7 +4,8 @@ import HearthStore
 import Logging
 import PostgresNIO
 
-/// Whether a signed-in user's account lets a token in: the deletion side of authentication.
+/// Whether a verified token may still be used: its session has not ended (`AuthSessions`: logout,
+/// a reused refresh token) and its user's account lets it in, the deletion side of authentication.
 ///
 /// Asking to delete the account ends every session at once (tokens issued before that second are
 /// refused, for good: a restored account signs in again), and while the deletion is pending only
@@ -24,11 +25,13 @@ struct AccountStanding: Sendable {
     static let allowedWhilePending: Set<String> = ["GET /v1/me", "POST /v1/me/restore", "DELETE /v1/me"]
 
     let client: PostgresClient
+    let sessions: AuthSessions
     let logger: Logger
     let cache: ReadModelCache<UUID, Standing>
 
-    init(client: PostgresClient, changes: ReadModelChangeFeed?, logger: Logger) {
+    init(client: PostgresClient, sessions: AuthSessions, changes: ReadModelChangeFeed?, logger: Logger) {
         self.client = client
+        self.sessions = sessions
         self.logger = logger
         cache = ReadModelCache(capacity: 100_000, watching: changes.map { [$0.generation(of: GatewayProjection.users)] })
     }
@@ -50,8 +53,12 @@ struct AccountStanding: Sendable {
     }
 
     /// Throws the 401 or 403 a request with this token gets, if any.
-    func check(_ user: UUID, issuedAt: Date?, method: String, path: String) async throws {
-        let standing = try await standing(of: user)
+    func check(_ token: VerifiedToken, method: String, path: String) async throws {
+        if let session = token.sessionId, try await sessions.isRevoked(session) {
+            throw BearerAuthentication.unauthorized("this session has ended (signed out); sign in again")
+        }
+        let issuedAt = token.issuedAt
+        let standing = try await standing(of: token.userId)
         if let validAfter = standing.sessionsValidAfter {
             // A token's `iat` is in whole seconds: one issued in the second of the request counts
             // as before it (a sign-in right after a deletion is refused for that second).

@@ -30,26 +30,43 @@ struct DevSignInRequest: Decodable {
     var role: String?
 }
 
-/// What every sign-in and refresh answers.
+struct RefreshRequest: Decodable {
+    var refreshToken: String
+    enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
+}
+
+struct LogoutRequest: Decodable {
+    /// Every session of the user, not only this one.
+    var everywhere: Bool?
+}
+
+/// What every sign-in and refresh answers: a short access token (`jwt`) and the refresh token that
+/// renews it, once.
 struct SignedIn: ResponseEncodable {
     @LowercaseID var userId: UUID
     let jwt: String
     let expiresAt: Date
+    let refreshToken: String
+    let refreshExpiresAt: Date
     let tokenType = "Bearer"
 
     enum CodingKeys: String, CodingKey {
         case userId = "user_id"
         case jwt
         case expiresAt = "expires_at"
+        case refreshToken = "refresh_token"
+        case refreshExpiresAt = "refresh_expires_at"
         case tokenType = "token_type"
     }
 }
 
-/// `POST /v1/auth/apple`, `/v1/auth/device` and `/v1/auth/dev` (open), `/v1/auth/refresh`
-/// (behind the bearer check).
+/// `POST /v1/auth/apple`, `/v1/auth/device`, `/v1/auth/dev` and `/v1/auth/refresh` (open; the
+/// refresh token is the credential), `/v1/auth/logout` (behind the bearer check).
 struct AuthRoutes: Sendable {
     let apple: AppleIdentityVerifier
     let tokens: HearthTokens
+    let sessions: AuthSessions
+    let standing: AccountStanding
     let registrar: UserRegistrar
     let devSignInEnabled: Bool
     let deviceSignUps: DeviceSignUpLimit
@@ -61,15 +78,56 @@ struct AuthRoutes: Sendable {
         // Registered in every mode so the route table (and OpenAPI) does not depend on it; it
         // answers 404 outside dev and test, as if it did not exist.
         routes.post("auth/dev") { request, context in try await signInForDevelopment(request, context: context) }
+        routes.post("auth/refresh") { request, context in try await refresh(request, context: context) }
     }
 
     func registerAuthenticated(on routes: some RouterMethods<HearthRequestContext>) {
-        routes.post("auth/refresh") { _, context in
-            let user = try context.authenticatedUser()
-            // The new token keeps the sign-in's time: refreshing is not signing in again.
-            let issued = try await tokens.issue(for: user, signedInAt: context.signedInAt)
-            return SignedIn(userId: user, jwt: issued.jwt, expiresAt: issued.expiresAt)
+        routes.post("auth/logout") { request, context in try await logout(request, context: context) }
+    }
+
+    /// Uses a refresh token once: a new access token and the refresh token that replaces it, both
+    /// of the same session (the access token keeps the sign-in's time: refreshing is not signing
+    /// in again). A refresh token used before ends its session.
+    func refresh(_ request: Request, context: HearthRequestContext) async throws -> SignedIn {
+        let body = try await JSONRequestBody.decode(RefreshRequest.self, from: request, context: context)
+        guard let presented = RefreshToken(presented: body.refreshToken) else {
+            throw Self.refusedRefresh("refresh_token is not a Hearth refresh token")
         }
+        switch try await sessions.refresh(presented) {
+        case .refused(let reason):
+            throw Self.refusedRefresh(reason)
+        case .reused(let session):
+            context.logger.warning("refresh token reuse: session ended", metadata: ["user_id": "\(session.userId.uuidString.lowercased())"])
+            throw Self.refusedRefresh("this refresh token was already used, so the session has ended everywhere; sign in again")
+        case .rotated(let session, let next, let refreshExpiresAt):
+            // Asking to delete the account ends every earlier session, refresh included.
+            if let validAfter = try await standing.standing(of: session.userId).sessionsValidAfter, session.signedInAt <= validAfter {
+                try await sessions.end(session.sessionId, of: session.userId, because: .logoutEverywhere)
+                throw Self.refusedRefresh("this session ended when the account's deletion was requested; sign in again")
+            }
+            let issued = try await tokens.issue(for: session)
+            return SignedIn(
+                userId: session.userId, jwt: issued.jwt, expiresAt: issued.expiresAt, refreshToken: next.text, refreshExpiresAt: refreshExpiresAt)
+        }
+    }
+
+    /// Ends the token's session (or every session of its user): its refresh token stops working at
+    /// once, its access tokens at their next request on any gateway.
+    func logout(_ request: Request, context: HearthRequestContext) async throws -> Response {
+        let user = try context.authenticatedUser()
+        let body = try await JSONRequestBody.decodeIfPresent(LogoutRequest.self, from: request, context: context)
+        if body?.everywhere == true {
+            try await sessions.endAll(of: user, because: .logoutEverywhere)
+        } else if let session = context.sessionId {
+            try await sessions.end(session, of: user, because: .logout)
+        } else {
+            throw APIError.invalid("everywhere", "this token belongs to no session; only {\"everywhere\": true} can sign it out")
+        }
+        return Response(status: .noContent)
+    }
+
+    static func refusedRefresh(_ message: String) -> APIError {
+        APIError(.unauthorized, code: "invalid_refresh_token", message: message)
     }
 
     func signInWithApple(_ request: Request, context: HearthRequestContext) async throws -> SignedIn {
@@ -135,8 +193,11 @@ struct AuthRoutes: Sendable {
         return try await signedIn(user)
     }
 
+    /// A sign-in just happened: a new session, its first access and refresh tokens.
     private func signedIn(_ user: UUID) async throws -> SignedIn {
-        let issued = try await tokens.issue(for: user)
-        return SignedIn(userId: user, jwt: issued.jwt, expiresAt: issued.expiresAt)
+        let opened = try await sessions.open(for: user)
+        let issued = try await tokens.issue(for: opened.session)
+        return SignedIn(
+            userId: user, jwt: issued.jwt, expiresAt: issued.expiresAt, refreshToken: opened.refresh.text, refreshExpiresAt: opened.expiresAt)
     }
 }

@@ -27,10 +27,11 @@ struct BearerAuthentication: RouterMiddleware {
         } catch {
             throw Self.unauthorized(error.description)
         }
-        try await standing.check(verified.userId, issuedAt: verified.issuedAt, method: request.method.rawValue, path: request.uri.path)
+        try await standing.check(verified, method: request.method.rawValue, path: request.uri.path)
         var context = context
         context.userId = verified.userId.uuidString.lowercased()
         context.signedInAt = verified.signedInAt
+        context.sessionId = verified.sessionId
         context.logger[metadataKey: "user_id"] = .string(context.userId!)
         return try await next(request, context)
     }

@@ -8,9 +8,12 @@ struct VerifiedToken: Sendable, Equatable {
     let issuedAt: Date?
     /// The sign-in the token descends from (through refreshes): `auth_time`, else `iat`.
     let signedInAt: Date?
+    /// The session (`AuthSessions`) the token belongs to; nil for a token minted without one.
+    let sessionId: UUID?
 }
 
-/// Issues and verifies Hearth's own bearer tokens: RS256, `sub` = user id, 24 hours.
+/// Issues and verifies Hearth's own access tokens: RS256, `sub` = user id, `sid` = the sign-in
+/// session, short-lived (`HEARTH_ACCESS_TOKEN_SECONDS`, 15 minutes): a refresh token renews them.
 struct HearthTokens: Sendable {
     struct Issued: Sendable {
         let jwt: String
@@ -36,12 +39,13 @@ struct HearthTokens: Sendable {
         self.policy = TokenPolicy(issuer: settings.tokenIssuer, audiences: [settings.tokenAudience])
     }
 
-    /// `signedInAt`: the sign-in a refreshed token descends from; nil for a sign-in (now).
-    func issue(for userId: UUID, signedInAt: Date? = nil, now: Date = Date()) async throws -> Issued {
+    /// An access token of `session`, which keeps the session's sign-in time as `auth_time`.
+    func issue(for session: AuthSession, now: Date = Date()) async throws -> Issued {
         let expiresAt = now.addingTimeInterval(lifetime)
         let claims = VerifiedClaims(
-            iss: IssuerClaim(value: issuer), aud: AudienceClaim(value: audience), sub: SubjectClaim(value: userId.uuidString.lowercased()),
-            exp: ExpirationClaim(value: expiresAt), nbf: nil, iat: IssuedAtClaim(value: now), authTime: IssuedAtClaim(value: signedInAt ?? now))
+            iss: IssuerClaim(value: issuer), aud: AudienceClaim(value: audience), sub: SubjectClaim(value: session.userId.uuidString.lowercased()),
+            exp: ExpirationClaim(value: expiresAt), nbf: nil, iat: IssuedAtClaim(value: now), authTime: IssuedAtClaim(value: session.signedInAt),
+            sid: session.sessionId.uuidString.lowercased(), jti: IDClaim(value: UUID().uuidString.lowercased()))
         let jwt = try await keys.sign(claims, kid: JWKIdentifier(string: keyId))
         return Issued(jwt: jwt, expiresAt: expiresAt)
     }
@@ -63,7 +67,14 @@ struct HearthTokens: Sendable {
         }
         try policy.check(verified.claims, now: now)
         guard let subject = verified.claims.subject, let userId = UUID(uuidString: subject) else { throw .missingSubject }
-        let result = VerifiedToken(userId: userId, issuedAt: verified.iat?.value, signedInAt: verified.authTime?.value ?? verified.iat?.value)
+        // A `sid` that is not a session id cannot name one of ours: the token is refused, not let in sessionless.
+        var sessionId: UUID?
+        if let sid = verified.sid {
+            guard let id = UUID(uuidString: sid) else { throw .malformed }
+            sessionId = id
+        }
+        let result = VerifiedToken(
+            userId: userId, issuedAt: verified.iat?.value, signedInAt: verified.authTime?.value ?? verified.iat?.value, sessionId: sessionId)
         // Only tokens with an expiry are remembered (the policy requires one anyway).
         if let expiresAt = verified.claims.expiresAt { verifiedTokens.remember(token, verified: result, expiresAt: expiresAt) }
         return result

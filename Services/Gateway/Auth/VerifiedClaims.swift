@@ -17,9 +17,13 @@ struct VerifiedClaims: JWTPayload {
     var authTime: IssuedAtClaim?
     /// Sign in with Apple: the SHA-256 (hex) of the nonce the app generated for this sign-in.
     var nonce: String?
+    /// Hearth's access tokens: the sign-in session they belong to (ending it ends them) and the
+    /// token's own id.
+    var sid: String?
+    var jti: IDClaim?
 
     enum CodingKeys: String, CodingKey {
-        case iss, aud, sub, exp, nbf, iat, nonce
+        case iss, aud, sub, exp, nbf, iat, nonce, sid, jti
         case authTime = "auth_time"
     }
 

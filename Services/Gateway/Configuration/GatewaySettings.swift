@@ -14,7 +14,10 @@ public struct GatewaySettings: Sendable {
     var appleClientId: String?
     var tokenIssuer: String
     var tokenAudience: String
+    /// How long an access token lives (`HEARTH_ACCESS_TOKEN_SECONDS`); a refresh token renews it.
     var tokenLifetime: TimeInterval
+    /// How long a refresh token may wait to be used (`HEARTH_REFRESH_TOKEN_DAYS`); each use starts a new one.
+    var refreshTokenLifetime: TimeInterval
     var privateKeyFile: String?
     var keyId: String?
     var adminUserIds: Set<UUID>
@@ -103,7 +106,8 @@ public struct GatewaySettings: Sendable {
             appleClientId: environment.optionalString("HEARTH_APPLE_CLIENT_ID"),
             tokenIssuer: environment.string("HEARTH_JWT_ISSUER", default: "hearth"),
             tokenAudience: environment.string("HEARTH_JWT_AUDIENCE", default: "hearth-app"),
-            tokenLifetime: 24 * 3600,
+            tokenLifetime: TimeInterval(try environment.int("HEARTH_ACCESS_TOKEN_SECONDS", default: 900, range: 30...86_400)),
+            refreshTokenLifetime: try environment.decimal("HEARTH_REFRESH_TOKEN_DAYS", default: 30, range: 0.001...365) * 86_400,
             privateKeyFile: environment.optionalString("HEARTH_JWT_PRIVATE_KEY_FILE"),
             keyId: environment.optionalString("HEARTH_JWT_KEY_ID"),
             adminUserIds: admins,

@@ -141,7 +141,7 @@ struct WellbeingLiveRoutes: Sendable {
         guard parts.count == 2, parts[0].lowercased() == "bearer", let verified = try? await tokens.verify(BearerAuthentication.trimmed(parts[1])) else {
             return nil
         }
-        guard (try? await standing.check(verified.userId, issuedAt: verified.issuedAt, method: "GET", path: request.uri.path)) != nil else { return nil }
+        guard (try? await standing.check(verified, method: "GET", path: request.uri.path)) != nil else { return nil }
         return verified.userId
     }
 

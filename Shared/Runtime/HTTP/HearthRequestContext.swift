@@ -13,6 +13,8 @@ public struct HearthRequestContext: RequestContext {
     /// When the user signed in, through any refreshes of the bearer token (its `auth_time`): for
     /// the actions that ask for a fresh sign-in (deleting the account).
     public var signedInAt: Date?
+    /// The sign-in session the bearer token belongs to (`POST /v1/auth/logout` ends it).
+    public var sessionId: UUID?
     /// The peer's IP address as the socket saw it (a proxy's, behind one); nil for Unix sockets.
     public let peerAddress: String?
 

@@ -91,11 +91,14 @@ extension BackboneSuite {
                 #expect(accepted.status == 200)
                 #expect(accepted.json["user_id"] as? String == user)
 
-                let signedIn = try await GatewayUser.signIn(gateway, name: "Token Tester \(UUID().uuidString.prefix(6))")
-                #expect(try await me(signedIn.headers).json["user_id"] as? String == signedIn.userId)
-                let refreshed = try await HTTPTestClient.send("POST", gateway.baseURL.appendingPathComponent("v1/auth/refresh"), headers: signedIn.headers)
+                let signedIn = try await HTTPTestClient.postJSON(
+                    gateway.baseURL.appendingPathComponent("v1/auth/dev"), ["name": "Token Tester \(UUID().uuidString.prefix(6))"])
+                let signedInUser = try #require(signedIn.json["user_id"] as? String)
+                #expect(try await me(["Authorization": "Bearer \(try #require(signedIn.json["jwt"] as? String))"]).json["user_id"] as? String == signedInUser)
+                let refreshed = try await HTTPTestClient.postJSON(
+                    gateway.baseURL.appendingPathComponent("v1/auth/refresh"), ["refresh_token": try #require(signedIn.json["refresh_token"] as? String)])
                 #expect(refreshed.status == 200)
-                #expect(refreshed.json["user_id"] as? String == signedIn.userId)
+                #expect(refreshed.json["user_id"] as? String == signedInUser)
                 let fresh = try #require(refreshed.json["jwt"] as? String)
                 #expect(try await me(["Authorization": "Bearer \(fresh)"]).status == 200)
 

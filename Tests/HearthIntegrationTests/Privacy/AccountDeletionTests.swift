@@ -75,6 +75,8 @@ extension BackboneSuite {
                     let leftLive = try await Self.tablesHolding(adaStrings + cleoStrings)
                     #expect(leftLive.isEmpty, "read models still holding the erased users' data: \(leftLive)")
                     #expect(try await Self.wellbeingRows(of: ada.userId) == 0, "nothing of Ada's wellbeing space is left")
+                    #expect(try await Self.sessionRows(of: [ada.userId, cleo.userId]) == 0, "their sign-in sessions and refresh tokens are gone")
+                    #expect(try await Self.sessionRows(of: [ben.userId]) > 0, "Ben's session stays")
                     let kept = try await Self.tablesHolding(benStrings)
                     #expect(Set(kept.map(\.string)) == Set(benStrings), "Ben keeps his message and the household: \(kept)")
                     // Ben still reads the chat: his own message, and Ada's as a deleted user's.
@@ -173,6 +175,15 @@ extension BackboneSuite {
                     ).decode(Int.self) { total += count }
                 }
                 return total
+            }
+        }
+
+        /// Sign-in sessions (`auth_sessions`, whose refresh tokens go with them) of `users`.
+        static func sessionRows(of users: [String]) async throws -> Int {
+            try await TestEnvironment.withPostgres { client in
+                let rows = try await client.query(
+                    "SELECT count(*)::int FROM auth_sessions WHERE user_id::text = ANY(\(users))", logger: TestEnvironment.logger)
+                return try await rows.collect().first?.decode(Int.self) ?? 0
             }
         }
 
