@@ -1,5 +1,6 @@
 import Foundation
 import HearthGoogle
+import HearthPrivacy
 import Logging
 import Metrics
 

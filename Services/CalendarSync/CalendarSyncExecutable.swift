@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HearthGoogle
+import HearthPrivacy
 import HearthRuntime
 import HearthStore
 import Logging

@@ -2,6 +2,7 @@ import Foundation
 import HearthDomain
 import HearthKafka
 import HearthKnowledge
+import HearthPrivacy
 import HearthRuntime
 import Hummingbird
 import HummingbirdWebSocket
@@ -70,9 +71,13 @@ struct GatewayAPI: Sendable {
         let standing = AccountStanding(client: host.postgres, sessions: sessions, changes: host.readModelChanges, logger: logger)
         let idempotencyKeys = IdempotencyStore(client: host.postgres, logger: logger)
         let streams = OpenStreams(perUser: settings.streamsPerUser)
+        // Seals Google refresh tokens and webhook secrets (`HEARTH_SECRETS_KEY`); nil in production
+        // without it, when both features answer 503.
+        let secrets = try SecretBox.load(
+            environment: host.settings.environment, runDirectory: host.settings.runDirectory, allowGenerated: host.settings.mode != .production)
         let notifications = NotificationRoutes.make(
             host: host, membership: membership, heartbeat: settings.notificationsHeartbeat, allowPrivateWebhookTargets: settings.webhookPrivateTargets,
-            streams: streams)
+            streams: streams, secrets: secrets)
         let chatReadModel = ChatReadModel(host: host, logger: logger)
         logger.info("gateway configured", metadata: [
             "jwt_kid": "\(signingKey.keyId)", "rate_limit_per_min": "\(settings.rateLimitPerMinute)",
@@ -129,7 +134,7 @@ struct GatewayAPI: Sendable {
             assist: assist,
             search: search,
             documents: DocumentAdminRoutes(publisher: host.publisher),
-            calendar: try CalendarAPI.make(host: host, membership: membership, consistency: consistency, publicURL: settings.publicURL),
+            calendar: try CalendarAPI.make(host: host, membership: membership, consistency: consistency, publicURL: settings.publicURL, secrets: secrets),
             tracking: try TrackingAPI.make(
                 host: host, membership: membership, users: userReadModel, consistency: consistency, launcher: assist.launcher,
                 importReader: settings.daycareImportReader),

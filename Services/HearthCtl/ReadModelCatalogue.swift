@@ -3,7 +3,9 @@ import CalendarSyncService
 import EmbeddingWorkerService
 import Foundation
 import GatewayService
+import HearthConfiguration
 import HearthKnowledge
+import HearthPrivacy
 import HearthStore
 import NotifierService
 import ProfileExtractorService
@@ -41,7 +43,9 @@ public enum ReadModelCatalogue {
         // A new-message push goes only to a member of the chat's household who is not watching
         // the chat (`chat_stream_presence`, kept by the gateways), with their unread count.
         // (`household_chat_access()` is the gateway's SQL function over `user_households`, `coach_clients` and the coaches' groups.)
-        .notifier: ["household_chat_access", "chat_stream_presence", "chat_members", "chats", "chat_messages"],
+        .notifier: ["household_chat_access", "chat_stream_presence", "chat_members", "chats", "chat_messages",
+                    // The webhook secrets the gateway sealed, opened when a delivery is signed.
+                    "webhook_secrets"],
         // The refresh tokens the gateway stored when the user linked Google.
         .calendarSync: ["google_credentials"],
     ]
@@ -64,7 +68,7 @@ public enum ReadModelCatalogue {
         switch owner {
         case .gateway: GatewayReadModels.projections()
         case .assistOrchestrator: AssistOrchestratorReadModels.projections()
-        case .notifier: NotifierReadModels.projections()
+        case .notifier: NotifierReadModels.projections(secrets: replaySecrets)
         case .embeddingWorker: EmbeddingWorkerReadModels.projections(provider: activeEmbeddingProvider, publisher: nil)
         case .profileExtractor: ProfileExtractorReadModels.projections()
         case .calendarSync: []
@@ -76,6 +80,18 @@ public enum ReadModelCatalogue {
     /// builds its own projection and refuses to start on a bad configuration.
     static var activeEmbeddingProvider: any EmbeddingProvider {
         (try? EmbeddingSettings.provider()) ?? MiniLMEmbeddingProvider()
+    }
+
+    /// The secrets key the services share (`HEARTH_SECRETS_KEY`, else the one `make run` generated
+    /// under `$HEARTH_RUN_DIR`), for the notifier's projection to seal the webhook secrets old
+    /// events carried as the notifier does; nil when there is none (those webhooks then rebuild
+    /// without a secret). Never a key of hearthctl's own: what it sealed would open nowhere else.
+    static var replaySecrets: SecretBox? {
+        let environment = EnvironmentReader()
+        let runDirectory = environment.string("HEARTH_RUN_DIR", default: ".run")
+        let generatedExists = FileManager.default.fileExists(atPath: URL(fileURLWithPath: runDirectory).appendingPathComponent("secrets.key").path)
+        guard environment.trimmed("HEARTH_SECRETS_KEY") != nil || generatedExists else { return nil }
+        return try? SecretBox.load(environment: environment, runDirectory: runDirectory, allowGenerated: true)
     }
 
     public static var allProjections: [any Projection] { Owner.allCases.flatMap(projections(of:)) }

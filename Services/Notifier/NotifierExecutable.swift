@@ -1,4 +1,5 @@
 import Foundation
+import HearthPrivacy
 import HearthRuntime
 import HearthStore
 
@@ -14,7 +15,7 @@ public enum NotifierExecutable: HearthExecutable {
     }
 
     public static func projections(settings: NotifierSettings, publisher: EventPublisher) -> [any Projection] {
-        NotifierReadModels.projections()
+        NotifierReadModels.projections(secrets: settings.secrets)
     }
 
     public static func assemble(host: ServiceHost, settings: NotifierSettings) throws -> ServiceHost.Additions {
@@ -24,7 +25,8 @@ public enum NotifierExecutable: HearthExecutable {
 
 /// The projections that fill the notifier's tables.
 public enum NotifierReadModels {
-    public static func projections() -> [any Projection] {
-        [RemindersProjection(), NotificationTargetsProjection(), NotificationInboxProjection()]
+    /// `secrets`: what seals the webhook secrets old events carried (`HEARTH_SECRETS_KEY`).
+    public static func projections(secrets: SecretBox?) -> [any Projection] {
+        [RemindersProjection(), NotificationTargetsProjection(secrets: secrets), NotificationInboxProjection()]
     }
 }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HearthGoogle
+import HearthPrivacy
 import HearthRuntime
 import Hummingbird
 
@@ -10,12 +11,11 @@ struct CalendarAPI: Sendable {
     let feeds: CalendarFeedRoutes
     let google: GoogleIntegrationRoutes
 
-    static func make(host: ServiceHost, membership: MembershipReadModel, consistency: ReadConsistency, publicURL: String?) throws -> CalendarAPI {
+    static func make(
+        host: ServiceHost, membership: MembershipReadModel, consistency: ReadConsistency, publicURL: String?, secrets: SecretBox?
+    ) throws -> CalendarAPI {
         let readModel = CalendarReadModel(client: host.postgres, logger: host.logger)
         let google = GoogleSettings(environment: host.settings.environment)
-        let secrets = try SecretBox.load(
-            environment: host.settings.environment, runDirectory: host.settings.runDirectory,
-            allowGenerated: host.settings.mode != .production)
         if !google.isConfigured {
             host.logger.info("HEARTH_GOOGLE_CLIENT_ID/SECRET are not set: Google linking answers 503")
         }

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import HearthEvents
 import HearthGoogle
+import HearthPrivacy
 import HearthRuntime
 import HearthStore
 import Hummingbird

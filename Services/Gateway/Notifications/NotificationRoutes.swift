@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HearthEvents
+import HearthPrivacy
 import HearthRuntime
 import HearthStore
 import Hummingbird
@@ -28,18 +29,22 @@ struct NotificationRoutes: Sendable {
     let heartbeatInterval: Duration
     let client: PostgresClient
     let streams: OpenStreams
+    /// Nil in production without `HEARTH_SECRETS_KEY`: webhooks answer 503.
+    let webhookSecrets: WebhookSecretStore?
 
     static let webhooksPerUser = 5
 
     static func make(
-        host: ServiceHost, membership: MembershipReadModel, heartbeat: Duration, allowPrivateWebhookTargets: Bool, streams: OpenStreams
+        host: ServiceHost, membership: MembershipReadModel, heartbeat: Duration, allowPrivateWebhookTargets: Bool, streams: OpenStreams,
+        secrets: SecretBox?
     ) -> (routes: NotificationRoutes, services: [any Service]) {
         let hub = NotificationHub(bootstrapServers: host.settings.kafkaBootstrap, keys: host.keys, logger: host.logger)
         host.readiness.addCheck("follower:notifications") { hub.isFollowing }
         let routes = NotificationRoutes(
             publisher: host.publisher, membership: membership, inbox: InboxReadModel(client: host.postgres, logger: host.logger), hub: hub,
             allowPlainHTTPWebhooks: host.settings.mode != .production, allowPrivateWebhookTargets: allowPrivateWebhookTargets,
-            heartbeatInterval: heartbeat, client: host.postgres, streams: streams)
+            heartbeatInterval: heartbeat, client: host.postgres, streams: streams,
+            webhookSecrets: secrets.map { WebhookSecretStore(client: host.postgres, box: $0, logger: host.logger) })
         return (routes, [hub])
     }
 
@@ -163,7 +168,11 @@ struct NotificationRoutes: Sendable {
         guard active < Self.webhooksPerUser else {
             throw APIError(.conflict, code: "webhook_limit", message: "at most \(Self.webhooksPerUser) webhooks per user")
         }
-        let event = WebhookRegistered(webhookId: EventIdentity.newId("webhook"), userId: user, url: body.url, secret: body.secret, events: body.events)
+        let store = try configuredSecrets()
+        let webhookId = EventIdentity.newId("webhook")
+        // The secret is sealed at rest first; the event names the row, never the secret.
+        let ref = try await store.store(body.secret, webhook: webhookId, user: user)
+        let event = WebhookRegisteredV2(webhookId: webhookId, userId: user, url: body.url, events: body.events, secretRef: ref)
         let position = try await publisher.publish(event, correlationId: context.correlationId)
         return WebhookAccepted(webhookId: event.webhookId, events: event.events, position: position.description)
     }
@@ -225,6 +234,7 @@ struct NotificationRoutes: Sendable {
         let user = try context.authenticatedUser()
         let id = try await ownedActiveWebhook(context, user: user)
         let position = try await publisher.publish(WebhookRemoved(webhookId: id, userId: user), correlationId: context.correlationId)
+        try await webhookSecrets?.removeSecrets(of: id)
         return Accepted(position: position.description)
     }
 
@@ -232,9 +242,22 @@ struct NotificationRoutes: Sendable {
     func rotateWebhookSecret(_ request: Request, _ context: HearthRequestContext) async throws -> RotatedSecret {
         let user = try context.authenticatedUser()
         let id = try await ownedActiveWebhook(context, user: user)
+        let store = try configuredSecrets()
         let secret = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URL
-        let position = try await publisher.publish(WebhookSecretRotated(webhookId: id, userId: user, secret: secret), correlationId: context.correlationId)
+        let ref = try await store.store(secret, webhook: id, user: user)
+        let position = try await publisher.publish(
+            WebhookSecretRotatedV2(webhookId: id, userId: user, secretRef: ref), correlationId: context.correlationId)
+        // The old secret goes once the rotation is published: a delivery the notifier signs before
+        // it has projected the rotation finds no row and is retried with the new one.
+        try await store.removeSecrets(of: id, keeping: ref)
         return RotatedSecret(webhookId: id, secret: secret, position: position.description)
+    }
+
+    private func configuredSecrets() throws -> WebhookSecretStore {
+        guard let webhookSecrets else {
+            throw APIError(.serviceUnavailable, code: "webhooks_unavailable", message: "webhooks need HEARTH_SECRETS_KEY on this server")
+        }
+        return webhookSecrets
     }
 
     func updateSettings(_ request: Request, _ context: HearthRequestContext) async throws -> Accepted {

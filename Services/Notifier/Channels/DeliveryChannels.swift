@@ -114,7 +114,10 @@ struct DeliveryChannels: Sendable {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             guard let body = try? encoder.encode(document) else { return .failed("cannot encode the webhook body") }
-            switch await webhooks.deliver(url: webhook.url, secret: webhook.secret, event: "reminder", deliveryId: notificationId, body: body, now: now) {
+            guard let secret = webhook.secret else {
+                return .retryable("the webhook's signing secret cannot be opened yet", retryAfter: nil)
+            }
+            switch await webhooks.deliver(url: webhook.url, secret: secret, event: "reminder", deliveryId: notificationId, body: body, now: now) {
             case .delivered: return .delivered
             case .retry(let reason, let retryAfter): return .retryable(reason, retryAfter: retryAfter)
             case .rejected(let status): return .failed("HTTP \(status)")

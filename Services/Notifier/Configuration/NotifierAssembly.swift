@@ -31,7 +31,7 @@ struct NotifierAssembly {
         if apns == nil { logger.warning("APNs is not configured (HEARTH_APNS_*): the apns channel is off") }
         let instance = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
         let dispatcher = ReminderDispatcher(
-            store: DispatchStore(client: host.postgres, instance: instance, logger: logger),
+            store: DispatchStore(client: host.postgres, instance: instance, secrets: settings.secrets, logger: logger),
             channels: DeliveryChannels(
                 apns: apns, apnsTopic: settings.apns?.topic,
                 webhooks: WebhookClient(
@@ -39,6 +39,12 @@ struct NotifierAssembly {
                     timeout: .seconds(settings.sendTimeoutSeconds), logger: logger),
                 logger: logger),
             publisher: host.publisher, settings: settings, metrics: NotifierMetrics(), logger: logger)
-        return NotifierAssembly(services: [HTTPClientService(client: httpClient), dispatcher])
+        var services: [any Service] = [HTTPClientService(client: httpClient), dispatcher]
+        if let secrets = settings.secrets {
+            services.append(LegacyWebhookSecrets(client: host.postgres, secrets: secrets, logger: logger).service(every: .seconds(3600)))
+        } else {
+            logger.warning("HEARTH_SECRETS_KEY is not set: webhook secrets cannot be opened, so webhooks are not delivered")
+        }
+        return NotifierAssembly(services: services)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HearthConfiguration
+import HearthPrivacy
 import HearthRuntime
 
 /// Everything the notifier reads beyond `ServiceSettings`. The README's configuration section lists
@@ -23,6 +24,9 @@ public struct NotifierSettings: Sendable {
     var webhookPrivateTargets: Bool
     var sendTimeoutSeconds: Int64
     var catchUp: TimeInterval
+    /// Opens the webhook secrets the gateway sealed (`HEARTH_SECRETS_KEY`, shared with it); nil in
+    /// production without the key, when webhooks are off.
+    var secrets: SecretBox?
 
     static func load(from service: ServiceSettings) throws -> NotifierSettings {
         let environment = service.environment
@@ -39,7 +43,8 @@ public struct NotifierSettings: Sendable {
             webhookMaxFailures: try environment.int("HEARTH_WEBHOOK_MAX_FAILURES", default: 5, range: 1...1000),
             webhookPrivateTargets: try environment.bool("HEARTH_WEBHOOK_PRIVATE_TARGETS", default: false),
             sendTimeoutSeconds: Int64(try environment.int("HEARTH_NOTIFIER_SEND_TIMEOUT_S", default: 10, range: 1...300)),
-            catchUp: Double(try environment.int("HEARTH_NOTIFIER_CATCH_UP_H", default: 168, range: 1...87_600)) * 3600)
+            catchUp: Double(try environment.int("HEARTH_NOTIFIER_CATCH_UP_H", default: 168, range: 1...87_600)) * 3600,
+            secrets: try SecretBox.load(environment: environment, runDirectory: service.runDirectory, allowGenerated: service.mode != .production))
     }
 
     private static func loadAPNs(_ environment: EnvironmentReader) throws -> APNs? {

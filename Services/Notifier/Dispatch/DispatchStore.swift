@@ -1,4 +1,5 @@
 import Foundation
+import HearthPrivacy
 import HearthDomain
 import Logging
 import PostgresNIO
@@ -46,7 +47,9 @@ struct UserDeliveryContext: Sendable {
     struct Webhook: Sendable {
         var webhookId: UUID
         var url: String
-        var secret: String
+        /// Nil when it cannot be opened (no `HEARTH_SECRETS_KEY`, or a rotation's row already gone
+        /// before this notifier projected the rotation): the delivery waits and retries.
+        var secret: String?
         var events: [String]
     }
 
@@ -88,6 +91,8 @@ struct DispatchStore: Sendable {
     let client: PostgresClient
     /// This process (host and pid), written on its claims for operators.
     let instance: String
+    /// Opens the webhooks' sealed secrets.
+    let secrets: SecretBox?
     let logger: Logger
 
     /// When reminder `r` (joined with its user's `notification_settings` as `s`) is to go out:
@@ -256,18 +261,42 @@ struct DispatchStore: Sendable {
         // A webhook this notifier disabled is skipped before the projection has caught up.
         let webhooks = try await client.query(
             """
-            SELECT w.webhook_id, w.url, w.secret, w.events FROM notification_webhooks w
+            SELECT w.webhook_id, w.url, w.events, w.secret_ref, s.sealed, w.legacy_secret_sealed, w.secret FROM notification_webhooks w
             LEFT JOIN webhook_health h ON h.webhook_id = w.webhook_id
+            LEFT JOIN webhook_secrets s ON s.secret_ref = w.secret_ref AND s.webhook_id = w.webhook_id
             WHERE w.user_id = \(userId) AND w.active AND (h.disabled_at IS NULL OR h.disabled_at < w.updated_at)
             ORDER BY w.webhook_id
             """, logger: logger)
-        for try await (id, url, secret, events) in webhooks.decode((UUID, String, String, [String]).self) {
+        for try await (id, url, events, ref, sealed, legacySealed, plaintext) in webhooks.decode(
+            (UUID, String, [String], UUID?, Data?, Data?, String?).self
+        ) {
+            let secret = openSecret(webhook: id, ref: ref, sealed: sealed, legacySealed: legacySealed, plaintext: plaintext)
             context.webhooks.append(.init(webhookId: id, url: url, secret: secret, events: events))
         }
         let unread = try await client.query(
             "SELECT count(*)::bigint FROM notification_inbox WHERE user_id = \(userId) AND read_at IS NULL", logger: logger)
         for try await count in unread.decode(Int64.self) { context.unreadInbox = Int(count) }
         return context
+    }
+
+    /// A webhook's signing secret: the gateway's sealed row its latest event names, else the one
+    /// an old event carried (sealed by the projection), else a row from before secrets were sealed
+    /// (until `LegacyWebhookSecrets` seals it).
+    func openSecret(webhook: UUID, ref: UUID?, sealed: Data?, legacySealed: Data?, plaintext: String?) -> String? {
+        do {
+            if let ref {
+                guard let sealed, let secrets else { return nil }
+                return try secrets.open(sealed, context: SecretBox.webhookSecretContext(webhook: webhook, ref: ref))
+            }
+            if let legacySealed, let secrets {
+                return try secrets.open(legacySealed, context: SecretBox.webhookSecretContext(webhook: webhook, ref: nil))
+            }
+            return plaintext
+        } catch {
+            logger.error("a webhook's secret does not open (HEARTH_SECRETS_KEY differs from the gateway's?)",
+                         metadata: ["webhook_id": "\(webhook.uuidString.lowercased())"])
+            return nil
+        }
     }
 
     /// `channel|target` of every target this generation already reached (or gave up on).

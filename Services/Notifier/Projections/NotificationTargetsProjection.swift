@@ -1,5 +1,6 @@
 import Foundation
 import HearthEvents
+import HearthPrivacy
 import HearthStore
 import Logging
 import PostgresNIO
@@ -15,8 +16,24 @@ public struct NotificationTargetsProjection: Projection {
     public let name = "notification_targets"
     public let topics: [Topic] = [.notifications, .users]
     public let tables = ["notification_devices", "notification_webhooks", "notification_settings"]
+    /// Seals the secret an old (v1) webhook event carried; nil without `HEARTH_SECRETS_KEY`, when
+    /// such a webhook is kept without a secret (and not delivered to) until it is rotated.
+    let secrets: SecretBox?
 
-    public init() {}
+    public init(secrets: SecretBox?) {
+        self.secrets = secrets
+    }
+
+    /// An old event's secret, sealed for `legacy_secret_sealed`.
+    func sealLegacy(_ secret: String?, webhook: UUID, logger: Logger) throws -> Data? {
+        guard let secret else { return nil }
+        guard let secrets else {
+            logger.warning("a webhook's secret from an old event cannot be sealed without HEARTH_SECRETS_KEY; rotate it",
+                           metadata: ["webhook_id": "\(webhook.uuidString.lowercased())"])
+            return nil
+        }
+        return try secrets.seal(secret, context: SecretBox.webhookSecretContext(webhook: webhook, ref: nil))
+    }
 
     public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
         for event in events {
@@ -40,14 +57,17 @@ public struct NotificationTargetsProjection: Projection {
                     UPDATE notification_devices SET active = false, removed_reason = \(removed.reason), updated_at = \(occurredAt)
                     WHERE token = \(removed.token) AND user_id = \(removed.userId)
                     """, logger: logger)
-            case let webhook as WebhookRegistered:
+            case let webhook as WebhookRegisteredV2:
+                // v1 events arrive upcast, their secret in `legacy_secret`: sealed before it is stored.
+                let legacy = try sealLegacy(webhook.legacySecret, webhook: webhook.webhookId, logger: logger)
                 try await connection.query(
                     """
-                    INSERT INTO notification_webhooks (webhook_id, user_id, url, secret, events, active, updated_at)
-                    VALUES (\(webhook.webhookId), \(webhook.userId), \(webhook.url), \(webhook.secret), \(webhook.events), true, \(occurredAt))
+                    INSERT INTO notification_webhooks (webhook_id, user_id, url, secret, secret_ref, legacy_secret_sealed, events, active, updated_at)
+                    VALUES (\(webhook.webhookId), \(webhook.userId), \(webhook.url), NULL, \(webhook.secretRef), \(legacy), \(webhook.events), true,
+                            \(occurredAt))
                     ON CONFLICT (webhook_id) DO UPDATE SET
-                        url = EXCLUDED.url, secret = EXCLUDED.secret, events = EXCLUDED.events, active = true,
-                        updated_at = EXCLUDED.updated_at
+                        url = EXCLUDED.url, secret = NULL, secret_ref = EXCLUDED.secret_ref, legacy_secret_sealed = EXCLUDED.legacy_secret_sealed,
+                        events = EXCLUDED.events, active = true, updated_at = EXCLUDED.updated_at
                     WHERE notification_webhooks.user_id = EXCLUDED.user_id
                     """, logger: logger)
             case let disabled as WebhookDisabled:
@@ -62,10 +82,12 @@ public struct NotificationTargetsProjection: Projection {
                     UPDATE notification_webhooks SET active = false, updated_at = \(occurredAt)
                     WHERE webhook_id = \(removed.webhookId) AND user_id = \(removed.userId)
                     """, logger: logger)
-            case let rotated as WebhookSecretRotated:
+            case let rotated as WebhookSecretRotatedV2:
+                let legacy = try sealLegacy(rotated.legacySecret, webhook: rotated.webhookId, logger: logger)
                 try await connection.query(
                     """
-                    UPDATE notification_webhooks SET secret = \(rotated.secret), updated_at = \(occurredAt)
+                    UPDATE notification_webhooks
+                    SET secret = NULL, secret_ref = \(rotated.secretRef), legacy_secret_sealed = \(legacy), updated_at = \(occurredAt)
                     WHERE webhook_id = \(rotated.webhookId) AND user_id = \(rotated.userId)
                     """, logger: logger)
             case let settings as NotificationSettingsUpdatedV2:

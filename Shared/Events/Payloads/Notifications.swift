@@ -104,6 +104,59 @@ public struct WebhookRegistered: EventPayload {
     }
 }
 
+/// `webhook.registered` v2: the signing secret stays out of the event. The gateway seals it at
+/// rest (`webhook_secrets`, under `HEARTH_SECRETS_KEY`) and the event names the row
+/// (`secret_ref`); the notifier opens it when it delivers. A v1 event carried the secret itself:
+/// it upcasts with the secret as `legacy_secret`, which the notifier seals when it projects it.
+public struct WebhookRegisteredV2: EventPayload {
+    public static let eventType = "webhook.registered"
+    public static let version = 2
+    public static let topic = Topic.notifications
+    public static let privacy = PayloadPrivacy(
+        personal: [
+            "url": .user("user_id", erased: .string("")),
+            "legacy_secret": .user("user_id"),
+        ],
+        notPersonal: ["webhook_id", "user_id", "events", "secret_ref"])
+
+    public var webhookId: UUID
+    public var userId: UUID
+    public var url: String
+    /// Event names the endpoint wants (`reminder` today); empty means all.
+    public var events: [String]
+    /// The sealed secret's row in `webhook_secrets`; nil only for an upcast v1 event.
+    public var secretRef: UUID?
+    /// Only in an upcast v1 event: the secret it carried.
+    public var legacySecret: String?
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case webhookId = "webhook_id"
+        case userId = "user_id"
+        case url, events
+        case secretRef = "secret_ref"
+        case legacySecret = "legacy_secret"
+    }
+
+    public init(webhookId: UUID, userId: UUID, url: String, events: [String], secretRef: UUID) {
+        self.webhookId = webhookId
+        self.userId = userId
+        self.url = url
+        self.events = events
+        self.secretRef = secretRef
+        self.legacySecret = nil
+    }
+
+    /// v1 → v2: the inline secret becomes `legacy_secret`, with no reference.
+    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1) { payload in
+        guard case .object(var fields) = payload else { return payload }
+        fields["legacy_secret"] = fields.removeValue(forKey: "secret") ?? .null
+        fields["secret_ref"] = .null
+        return .object(fields)
+    }
+}
+
 /// `webhook.disabled` v1: the notifier stopped delivering to a webhook after too many consecutive
 /// failures. Registering it again turns it back on.
 public struct WebhookDisabled: EventPayload {
@@ -413,5 +466,46 @@ public struct WebhookSecretRotated: EventPayload {
         self.webhookId = webhookId
         self.userId = userId
         self.secret = secret
+    }
+}
+
+/// `webhook.secret_rotated` v2: deliveries are signed with the secret sealed in `webhook_secrets`
+/// under `secret_ref` from now on (the secret itself is in no event). An upcast v1 event carries
+/// its secret as `legacy_secret`.
+public struct WebhookSecretRotatedV2: EventPayload {
+    public static let eventType = "webhook.secret_rotated"
+    public static let version = 2
+    public static let topic = Topic.notifications
+    public static let privacy = PayloadPrivacy(
+        personal: ["legacy_secret": .user("user_id")],
+        notPersonal: ["webhook_id", "user_id", "secret_ref"])
+
+    public var webhookId: UUID
+    public var userId: UUID
+    public var secretRef: UUID?
+    public var legacySecret: String?
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case webhookId = "webhook_id"
+        case userId = "user_id"
+        case secretRef = "secret_ref"
+        case legacySecret = "legacy_secret"
+    }
+
+    public init(webhookId: UUID, userId: UUID, secretRef: UUID) {
+        self.webhookId = webhookId
+        self.userId = userId
+        self.secretRef = secretRef
+        self.legacySecret = nil
+    }
+
+    /// v1 → v2: the inline secret becomes `legacy_secret`, with no reference.
+    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1) { payload in
+        guard case .object(var fields) = payload else { return payload }
+        fields["legacy_secret"] = fields.removeValue(forKey: "secret") ?? .null
+        fields["secret_ref"] = .null
+        return .object(fields)
     }
 }

@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 import HearthConfiguration
-import HearthPrivacy
 
 /// Why the secrets key could not be had.
 public struct SecretsKeyError: Error, CustomStringConvertible, Sendable {
@@ -9,9 +8,10 @@ public struct SecretsKeyError: Error, CustomStringConvertible, Sendable {
     public init(_ description: String) { self.description = description }
 }
 
-/// Seals secrets (Google refresh tokens) with AES-256-GCM under the key from `HEARTH_SECRETS_KEY`.
-/// The sealed form is nonce ‖ ciphertext ‖ tag; the `context` (the owning user's id) is bound as
-/// additional data, so a ciphertext copied to another user's row does not open.
+/// Seals secrets (Google refresh tokens, webhook signing secrets) with AES-256-GCM under the key
+/// from `HEARTH_SECRETS_KEY`.
+/// The sealed form is nonce ‖ ciphertext ‖ tag; the `context` (what owns the secret: a user's id,
+/// a webhook's) is bound as additional data, so a ciphertext copied to another row does not open.
 public struct SecretBox: Sendable {
     let key: SymmetricKey
 
@@ -46,14 +46,13 @@ public struct SecretBox: Sendable {
     }
 }
 
-/// Ids derived from names, so that an effect repeated for the same cause (a redelivered event)
-/// carries the same id and its consumers can recognise the repeat.
-public enum DerivedId {
-    public static func uuid(_ name: String) -> UUID {
-        var bytes = Array(SHA256.hash(data: Data(name.utf8)).prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x50  // version 5 layout (name-based, SHA)
-        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+extension SecretBox {
+    /// What a webhook's signing secret is sealed under: the webhook and the secret's row
+    /// (`webhook_secrets.secret_ref`; nil for a secret an old event carried, which the notifier
+    /// sealed itself), so a sealed secret moved to another webhook or row does not open.
+    public static func webhookSecretContext(webhook: UUID, ref: UUID?) -> String {
+        let webhookId = webhook.uuidString.lowercased()
+        guard let ref else { return "webhook:\(webhookId):legacy" }
+        return "webhook:\(webhookId):\(ref.uuidString.lowercased())"
     }
 }
