@@ -5,7 +5,7 @@ SHELL := /bin/bash
 
 LOCAL := deploy/local
 
-.PHONY: help setup build release run stop test check-compose pg-start pg-stop pg-status \
+.PHONY: help setup build release run stop test chaos fuzz check-compose pg-start pg-stop pg-status \
         bench bench-embed eval charts clean clean-data
 
 help: ## list the targets
@@ -34,6 +34,9 @@ test: ## build and run the tests against a throwaway Postgres and devbroker (wha
 
 chaos: ## the long chaos run: kills, rebalances, a broker outage, a replay and Postgres faults under traffic
 	@HEARTH_CHAOS=long TEST_ARGS="--filter Chaos" $(LOCAL)/test.sh
+
+fuzz: ## the long schemathesis run against the gateway's openapi.json (a fresh seed; HEARTH_FUZZ_EXAMPLES, default 200)
+	@HEARTH_FUZZ_EXAMPLES=$${HEARTH_FUZZ_EXAMPLES:-200} HEARTH_FUZZ_SEED=$${HEARTH_FUZZ_SEED:-random} TEST_ARGS="--filter SchemaFuzzing" $(LOCAL)/test.sh
 
 check-compose: setup ## validate compose.yaml and its topics against `hearthctl catalogue --json`
 	@deploy/check-compose.sh

