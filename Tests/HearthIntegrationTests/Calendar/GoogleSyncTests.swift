@@ -150,6 +150,43 @@ extension BackboneSuite {
             }
         }
 
+        /// Asking to delete the account unlinks Google at once: nothing more is mirrored to the
+        /// person's calendar, even from a household that goes on without them.
+        @Test func aDeletionRequestStopsMirroringAtOnce() async throws {
+            try await CalendarStack.with { fake, gateway, user in
+                let household = try #require(
+                    try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/me"), headers: user.headers).json["household_id"] as? String)
+                let partner = try await GatewayUser.signIn(gateway)
+                try await Memberships.join(partner, household, invitedBy: user, gateway: gateway)
+                let swim = try await CalendarStack.create(gateway, user: partner, ["title": "Swim", "start": "2026-06-01T09:00:00Z", "end": "2026-06-01T10:00:00Z", "kind": "adhoc"])
+                let swimId = try #require((swim.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
+                #expect(try await Self.converge(fake, to: [GoogleEventId.derive(from: swimId): "Swim"]), "mirrored while linked")
+
+                let deleted = try await HTTPTestClient.send("DELETE", gateway.baseURL.appendingPathComponent("v1/me"), headers: user.headers)
+                #expect(deleted.status == 202, "\(String(decoding: deleted.body, as: UTF8.self))")
+                let userId = try #require(UUID(uuidString: user.userId))
+                #expect(try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                    try await TestEnvironment.withPostgres { client in
+                        let rows = try await client.query("SELECT count(*)::int FROM google_links WHERE user_id = \(userId)", logger: TestEnvironment.logger)
+                        return try await rows.collect().first?.decode(Int.self) == 0
+                    }
+                }, "the link is gone")
+                let piano = try await CalendarStack.create(gateway, user: partner, ["title": "Piano", "start": "2026-06-02T09:00:00Z", "end": "2026-06-02T10:00:00Z", "kind": "adhoc"])
+                let pianoId = try #require((piano.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
+                let seen = await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                    (try? await TestEnvironment.withPostgres { client in
+                        let rows = try await client.query(
+                            "SELECT 1::int FROM google_sync_entries WHERE hearth_id = \(pianoId)", logger: TestEnvironment.logger)
+                        for try await _ in rows.decode(Int.self) { return true }
+                        return false
+                    }) ?? false
+                }
+                #expect(seen, "calendar-sync has seen the new entry")
+                try await Task.sleep(for: .milliseconds(500))
+                #expect(await fake.events()[GoogleEventId.derive(from: pianoId)] == nil, "nothing goes to the calendar of someone deleting their account")
+            }
+        }
+
         @Test func aLateLinkIsBackfilledA401RefreshesOnceAndInvalidGrantBreaksTheLinkAndAsksForAReminder() async throws {
             let early = EarlyEntry()
             try await CalendarStack.with(beforeLinking: { gateway, user in
