@@ -32,6 +32,7 @@ struct GatewayAPI: Sendable {
     let users: UserRoutes
     let account: AccountRoutes
     let eraser: PeriodicService
+    let sweeper: PeriodicService
     let exports: ExportRoutes
     let exportWorker: PeriodicService
     let feedback: FeedbackRoutes
@@ -127,6 +128,8 @@ struct GatewayAPI: Sendable {
             account: AccountRoutes(publisher: host.publisher, users: userReadModel, grace: settings.accountDeletionGrace, client: host.postgres),
             eraser: AccountEraser(client: host.postgres, keys: host.keys, sessions: sessions, publisher: host.publisher, logger: logger)
                 .service(every: settings.erasureCheckInterval),
+            sweeper: SpentCredentialSweeper(sessions: sessions, webhookSecrets: notifications.routes.webhookSecrets, logger: logger)
+                .service(every: .seconds(600)),
             exports: ExportRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency, logger: logger),
             exportWorker: ExportWorker(client: host.postgres, logger: logger).service(every: .seconds(1)),
             feedback: FeedbackRoutes(publisher: host.publisher, membership: membership, client: host.postgres),
@@ -149,7 +152,7 @@ struct GatewayAPI: Sendable {
     }
 
     /// Services that run beside the HTTP server once migrations are applied.
-    var services: [any Service] { [janitor, wellbeingLive.hub, wellbeing.schedule, eraser, exportWorker] + chatStream.services + assist.services + notificationServices }
+    var services: [any Service] { [janitor, wellbeingLive.hub, wellbeing.schedule, eraser, sweeper, exportWorker] + chatStream.services + assist.services + notificationServices }
 
     /// The WebSocket upgrades (`/v1/wellbeing/live`), listed with the other routes.
     func registerWebSockets(on router: Router<BasicWebSocketRequestContext>) {

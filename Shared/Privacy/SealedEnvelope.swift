@@ -36,7 +36,8 @@ public enum SealedEnvelope {
             // metadata reader reads the result like any other envelope.
             let payload = try JSONDecoder().decode(JSONValue.self, from: Data(value[raw.payload]))
             let type = raw.metadata.type
-            let opened = try PayloadSealing.open(payload, eventType: type, privacy: catalogue.payloadType(of: type)?.privacy, leavingGoneSealed: leavingGoneSealed, key: key)
+            let privacy = catalogue.privacy(of: type, version: raw.metadata.version)
+            let opened = try PayloadSealing.open(payload, eventType: type, privacy: privacy, leavingGoneSealed: leavingGoneSealed, key: key)
             var out = Array(value[..<raw.payload.lowerBound])
             out.append(contentsOf: try openedEncoder.encode(opened))
             out.append(contentsOf: value[raw.payload.upperBound...])
@@ -45,7 +46,10 @@ public enum SealedEnvelope {
         guard case .object(var envelope) = try JSONDecoder().decode(JSONValue.self, from: Data(value)),
               case .string(let type)? = envelope["type"], let payload = envelope["data"]
         else { return value }
-        envelope["data"] = try PayloadSealing.open(payload, eventType: type, privacy: catalogue.payloadType(of: type)?.privacy, leavingGoneSealed: leavingGoneSealed, key: key)
+        var version = 0
+        if case .number(let number)? = envelope["version"] { version = Int(number) }
+        let privacy = version > 0 ? catalogue.privacy(of: type, version: version) : catalogue.payloadType(of: type)?.privacy
+        envelope["data"] = try PayloadSealing.open(payload, eventType: type, privacy: privacy, leavingGoneSealed: leavingGoneSealed, key: key)
         return Array(try openedEncoder.encode(JSONValue.object(envelope)))
     }
 

@@ -93,18 +93,14 @@ struct AuthRoutes: Sendable {
         guard let presented = RefreshToken(presented: body.refreshToken) else {
             throw Self.refusedRefresh("refresh_token is not a Hearth refresh token")
         }
-        switch try await sessions.refresh(presented) {
+        // Asking to delete the account ends every earlier session, refresh included.
+        let standing = standing
+        switch try await sessions.refresh(presented, endedBefore: { user in try await standing.standing(of: user).sessionsValidAfter }) {
         case .refused(let reason):
             throw Self.refusedRefresh(reason)
-        case .reused(let session):
-            context.logger.warning("refresh token reuse: session ended", metadata: ["user_id": "\(session.userId.uuidString.lowercased())"])
+        case .reused:
             throw Self.refusedRefresh("this refresh token was already used, so the session has ended everywhere; sign in again")
         case .rotated(let session, let next, let refreshExpiresAt):
-            // Asking to delete the account ends every earlier session, refresh included.
-            if let validAfter = try await standing.standing(of: session.userId).sessionsValidAfter, session.signedInAt <= validAfter {
-                try await sessions.end(session.sessionId, of: session.userId, because: .logoutEverywhere)
-                throw Self.refusedRefresh("this session ended when the account's deletion was requested; sign in again")
-            }
             let issued = try await tokens.issue(for: session)
             return SignedIn(
                 userId: session.userId, jwt: issued.jwt, expiresAt: issued.expiresAt, refreshToken: next.text, refreshExpiresAt: refreshExpiresAt)

@@ -51,7 +51,8 @@ enum SessionEnd: String, Sendable {
     case logout
     case logoutEverywhere = "logout_everywhere"
     case refreshTokenReused = "refresh_token_reused"
-    case accountErased = "account_erased"
+    /// The account's deletion was asked after the session began.
+    case accountDeletion = "account_deletion"
 }
 
 /// Sign-in sessions and their rotating refresh tokens (`auth_sessions`, `auth_refresh_tokens`),
@@ -103,8 +104,12 @@ struct AuthSessions: Sendable {
 
     /// Uses `presented` once. A current token is replaced by a new one of the same session; a
     /// token used before ends its session (whoever presents it, the thief or the owner, the other
-    /// holds a copy) and every token of it.
-    func refresh(_ presented: RefreshToken, now: Date = Date()) async throws -> RefreshOutcome {
+    /// holds a copy) and every token of it. `endedBefore` answers, for the session's user, the
+    /// moment before which sessions no longer count (the account's deletion was asked): such a
+    /// session ends here, before its token is used up.
+    func refresh(
+        _ presented: RefreshToken, now: Date = Date(), endedBefore: @Sendable (UUID) async throws -> Date?
+    ) async throws -> RefreshOutcome {
         let outcome = try await client.withTransaction(logger: logger) { connection -> RefreshOutcome in
             let rows = try await connection.query(
                 """
@@ -124,6 +129,10 @@ struct AuthSessions: Sendable {
                 try await Self.end(.one(session.sessionId, of: session.userId), because: .refreshTokenReused, now: now, on: connection, logger: logger)
                 return .reused(session)
             }
+            if let cutoff = try await endedBefore(session.userId), session.signedInAt <= cutoff {
+                try await Self.end(.one(session.sessionId, of: session.userId), because: .accountDeletion, now: now, on: connection, logger: logger)
+                return .refused("this session ended when the account's deletion was requested; sign in again")
+            }
             let next = RefreshToken.generate()
             let nextExpiry = now.addingTimeInterval(refreshLifetime)
             try await connection.query("UPDATE auth_refresh_tokens SET used_at = \(now) WHERE token_hash = \(presented.hash)", logger: logger)
@@ -135,6 +144,10 @@ struct AuthSessions: Sendable {
             try await connection.query("UPDATE auth_sessions SET last_refreshed_at = \(now) WHERE session_id = \(session.sessionId)", logger: logger)
             return .rotated(session, next: next, expiresAt: nextExpiry)
         }
+        switch outcome {
+        case .reused(let session): markEnded([session.sessionId])
+        case .refused, .rotated: break
+        }
         if case .reused(let session) = outcome {
             logger.warning("a used refresh token was presented again: its session ended", metadata: [
                 "session_id": "\(session.sessionId.uuidString.lowercased())", "user_id": "\(session.userId.uuidString.lowercased())",
@@ -145,16 +158,37 @@ struct AuthSessions: Sendable {
 
     /// Ends one session of `user` (nothing when it is not theirs or already ended).
     func end(_ session: UUID, of user: UUID, because reason: SessionEnd, now: Date = Date()) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        let ended = try await client.withTransaction(logger: logger) { connection in
             try await Self.end(.one(session, of: user), because: reason, now: now, on: connection, logger: logger)
         }
+        markEnded(ended)
     }
 
     /// Ends every open session of `user`.
     func endAll(of user: UUID, because reason: SessionEnd, now: Date = Date()) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+        let ended = try await client.withTransaction(logger: logger) { connection in
             try await Self.end(.every(of: user), because: reason, now: now, on: connection, logger: logger)
         }
+        markEnded(ended)
+    }
+
+    /// An ended session never opens again, so this gateway knows it at once, without waiting for
+    /// its own announcement to come back (which then empties the cache, and the row says the same).
+    private func markEnded(_ sessions: [UUID]) {
+        guard let stamp = revoked.readStamp else { return }
+        for session in sessions { revoked.store(true, for: session, readUnder: stamp) }
+    }
+
+    /// Deletes what can no longer be used: refresh tokens past their expiry, and sessions ended,
+    /// or idle past a refresh token's lifetime, for that long. Every gateway may run it.
+    func sweep(now: Date = Date()) async throws {
+        let idle = now.addingTimeInterval(-refreshLifetime)
+        try await client.query("DELETE FROM auth_refresh_tokens WHERE expires_at < \(now)", logger: logger)
+        try await client.query(
+            """
+            DELETE FROM auth_sessions
+            WHERE (revoked_at IS NOT NULL AND revoked_at < \(idle)) OR COALESCE(last_refreshed_at, signed_in_at) < \(idle)
+            """, logger: logger)
     }
 
     /// Forgets every session of an erased user (their refresh tokens go with them).
@@ -182,20 +216,29 @@ struct AuthSessions: Sendable {
         case every(of: UUID)
     }
 
-    /// The one UPDATE that ends sessions, and its announcement.
-    private static func end(_ ended: Ended, because reason: SessionEnd, now: Date, on connection: PostgresConnection, logger: Logger) async throws {
+    /// The one UPDATE that ends sessions, and its announcement; answers the sessions it ended.
+    @discardableResult
+    private static func end(
+        _ ended: Ended, because reason: SessionEnd, now: Date, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [UUID] {
+        let rows: PostgresRowSequence
         switch ended {
         case .one(let session, let user):
-            try await connection.query(
+            rows = try await connection.query(
                 """
                 UPDATE auth_sessions SET revoked_at = \(now), revoked_reason = \(reason.rawValue)
-                WHERE session_id = \(session) AND user_id = \(user) AND revoked_at IS NULL
+                WHERE session_id = \(session) AND user_id = \(user) AND revoked_at IS NULL RETURNING session_id
                 """, logger: logger)
         case .every(let user):
-            try await connection.query(
-                "UPDATE auth_sessions SET revoked_at = \(now), revoked_reason = \(reason.rawValue) WHERE user_id = \(user) AND revoked_at IS NULL",
-                logger: logger)
+            rows = try await connection.query(
+                """
+                UPDATE auth_sessions SET revoked_at = \(now), revoked_reason = \(reason.rawValue)
+                WHERE user_id = \(user) AND revoked_at IS NULL RETURNING session_id
+                """, logger: logger)
         }
+        var sessions: [UUID] = []
+        for try await session in rows.decode(UUID.self) { sessions.append(session) }
         try await ReadModelChanges.announce(readModel, on: connection, logger: logger)
+        return sessions
     }
 }

@@ -23,9 +23,12 @@ struct IdempotencyMiddleware: RouterMiddleware {
 
     let store: IdempotencyStore
     static let maxKeyLength = 255
-    /// Answers that carry a secret (a refreshed token, a calendar feed's URL) are never kept, and
-    /// those requests are not made idempotent: a retry simply asks for a new secret.
-    static let secretAnswers: [String] = ["/v1/auth/", "/v1/calendar/feeds"]
+    /// Answers that carry a secret (a refreshed token, a calendar feed's URL, a rotated webhook
+    /// secret) are never kept, and those requests are not made idempotent: a retry simply asks
+    /// for a new secret.
+    static func carriesSecret(_ path: String) -> Bool {
+        path.hasPrefix("/v1/auth/") || path.hasPrefix("/v1/calendar/feeds") || (path.hasPrefix("/v1/webhooks/") && path.hasSuffix("/rotate"))
+    }
     /// Uploads (a photo: up to 10 MB of image) are not held in memory to be fingerprinted; they
     /// are made idempotent by their own `client_id`.
     static func isUpload(_ request: Request) -> Bool {
@@ -34,7 +37,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post, let key = request.headers[.idempotencyKey],
-              !Self.secretAnswers.contains(where: { request.uri.path.hasPrefix($0) }), !Self.isUpload(request)
+              !Self.carriesSecret(request.uri.path), !Self.isUpload(request)
         else { return try await next(request, context) }
         guard (1...Self.maxKeyLength).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw APIError.invalid("Idempotency-Key", "must be 1 to \(Self.maxKeyLength) visible ASCII characters (a UUID is a good key)")

@@ -23,6 +23,9 @@ struct RateLimitMiddleware: RouterMiddleware {
     /// segments (`/v1//auth/device` is `/v1/auth/device`), so the limiter must too.
     static func isAuthPath(_ path: String) -> Bool {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        // Renewing or ending a session is no sign-in (a refresh token cannot be guessed, and every
+        // client behind one address refreshes every 15 minutes): the general limit covers them.
+        if segments.count >= 3, ["refresh", "logout"].contains(segments[2]) { return false }
         return segments.count >= 2 && segments[0] == "v1" && segments[1] == "auth"
     }
 

@@ -8,7 +8,7 @@ CREATE TABLE auth_sessions (
     signed_in_at timestamptz NOT NULL,
     last_refreshed_at timestamptz,
     revoked_at timestamptz,
-    revoked_reason text CHECK (revoked_reason IN ('logout', 'logout_everywhere', 'refresh_token_reused', 'account_erased'))
+    revoked_reason text CHECK (revoked_reason IN ('logout', 'logout_everywhere', 'refresh_token_reused', 'account_deletion'))
 );
 CREATE INDEX auth_sessions_open_by_user ON auth_sessions (user_id) WHERE revoked_at IS NULL;
 

@@ -247,9 +247,8 @@ struct NotificationRoutes: Sendable {
         let ref = try await store.store(secret, webhook: id, user: user)
         let position = try await publisher.publish(
             WebhookSecretRotatedV2(webhookId: id, userId: user, secretRef: ref), correlationId: context.correlationId)
-        // The old secret goes once the rotation is published: a delivery the notifier signs before
-        // it has projected the rotation finds no row and is retried with the new one.
-        try await store.removeSecrets(of: id, keeping: ref)
+        // The old secret stays a while (`WebhookSecretStore.sweepSuperseded`): a delivery signed
+        // before the notifier projected the rotation still finds it.
         return RotatedSecret(webhookId: id, secret: secret, position: position.description)
     }
 

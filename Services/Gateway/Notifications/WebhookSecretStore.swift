@@ -19,12 +19,22 @@ struct WebhookSecretStore: Sendable {
         return ref
     }
 
-    /// Removes the webhook's secrets but `keeping` (the one its latest event names).
-    func removeSecrets(of webhook: UUID, keeping: UUID? = nil) async throws {
-        if let keeping {
-            try await client.query("DELETE FROM webhook_secrets WHERE webhook_id = \(webhook) AND secret_ref <> \(keeping)", logger: logger)
-        } else {
-            try await client.query("DELETE FROM webhook_secrets WHERE webhook_id = \(webhook)", logger: logger)
-        }
+    /// Removes every secret of a removed webhook.
+    func removeSecrets(of webhook: UUID) async throws {
+        try await client.query("DELETE FROM webhook_secrets WHERE webhook_id = \(webhook)", logger: logger)
+    }
+
+    /// Deletes the secrets a later rotation superseded: those the notifier's row no longer names
+    /// (it names the one of the webhook's latest event, whichever of two racing rotations that
+    /// was), once they are an hour old, so a delivery signed just before a rotation was projected
+    /// still finds its row; and those of webhooks the notifier no longer has (removed, or a
+    /// registration whose event never went out).
+    func sweepSuperseded() async throws {
+        try await client.query(
+            """
+            DELETE FROM webhook_secrets s
+            WHERE s.created_at < now() - interval '1 hour'
+              AND NOT EXISTS (SELECT 1 FROM notification_webhooks w WHERE w.webhook_id = s.webhook_id AND w.secret_ref = s.secret_ref)
+            """, logger: logger)
     }
 }

@@ -38,6 +38,9 @@ enum ChannelResult: Sendable {
     case failed(String)
     /// The device token is dead: give up, and stop using the token.
     case deviceGone(String)
+    /// This notifier cannot sign for the webhook (its secret does not open here): tried again
+    /// later like a retryable failure, but no fault of the endpoint's, so not counted against it.
+    case unsignable(String)
 }
 
 /// The channels the notifier can deliver on, and which targets a reminder goes to.
@@ -115,7 +118,7 @@ struct DeliveryChannels: Sendable {
             encoder.outputFormatting = [.sortedKeys]
             guard let body = try? encoder.encode(document) else { return .failed("cannot encode the webhook body") }
             guard let secret = webhook.secret else {
-                return .retryable("the webhook's signing secret cannot be opened yet", retryAfter: nil)
+                return .unsignable("the webhook's signing secret cannot be opened here")
             }
             switch await webhooks.deliver(url: webhook.url, secret: secret, event: "reminder", deliveryId: notificationId, body: body, now: now) {
             case .delivered: return .delivered

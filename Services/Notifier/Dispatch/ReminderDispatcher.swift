@@ -173,6 +173,13 @@ struct ReminderDispatcher: Service {
                 record.willRetry = true
                 backoff = settings.backoff.delay(afterAttempt: claim.attempt, retryAfter: retryAfter)
             }
+        case .unsignable(let reason):
+            record.outcome = .failed
+            record.error = reason
+            if settings.backoff.mayRetry(afterAttempt: claim.attempt) {
+                record.willRetry = true
+                backoff = settings.backoff.delay(afterAttempt: claim.attempt, retryAfter: nil)
+            }
         case .failed(let reason):
             record.outcome = .failed
             record.error = reason
@@ -197,6 +204,9 @@ struct ReminderDispatcher: Service {
             _ = try await publisher.publish(event, correlationId: correlationId(reminder.reminderId))
         case (.webhook(let webhook), .delivered):
             try await store.webhookSucceeded(webhook.webhookId)
+        case (.webhook(let webhook), .unsignable(let reason)):
+            // Not the endpoint's failure: its health is left as it is.
+            logger.error("a webhook delivery cannot be signed", metadata: ["webhook_id": "\(webhook.webhookId)", "reason": "\(reason)"])
         case (.webhook(let webhook), _):
             let (failures, disabledNow) = try await store.webhookFailed(
                 webhook.webhookId, error: record.error ?? "failed", limit: settings.webhookMaxFailures)

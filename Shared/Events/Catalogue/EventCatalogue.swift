@@ -83,6 +83,14 @@ public struct EventCatalogue: Sendable {
     /// encodes (`hearthctl publish` decodes its input as it).
     public func payloadType(of type: String) -> (any EventPayload.Type)? { latest[type]?.payloadType }
 
+    /// The personal fields of `type` as version `version` wrote them: what opens a stored event
+    /// before it is upcast (a field a later version renamed is sealed under its old name).
+    /// Unknown versions fall back to the current type's.
+    public func privacy(of type: String, version: Int) -> PayloadPrivacy? {
+        if let exact = payloadTypes.first(where: { $0.eventType == type && $0.version == version }) { return exact.privacy }
+        return latest[type]?.payloadType.privacy
+    }
+
     /// Every topic some registered event is published to, with its partition count.
     public var topics: [Topic] { Array(Set(latest.values.map { $0.payloadType.topic })).sorted { $0.name < $1.name } }
 

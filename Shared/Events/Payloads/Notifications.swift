@@ -104,6 +104,17 @@ public struct WebhookRegistered: EventPayload {
     }
 }
 
+/// The one change both webhook events made from v1 to v2: the secret a v1 payload carried
+/// (`secret`) moves to `legacy_secret`, and there is no `secret_ref`.
+public enum WebhookSecretUpcast {
+    @Sendable public static func inlineSecretToLegacy(_ payload: JSONValue) throws -> JSONValue {
+        guard case .object(var fields) = payload else { return payload }
+        fields["legacy_secret"] = fields.removeValue(forKey: "secret") ?? .null
+        fields["secret_ref"] = .null
+        return .object(fields)
+    }
+}
+
 /// `webhook.registered` v2: the signing secret stays out of the event. The gateway seals it at
 /// rest (`webhook_secrets`, under `HEARTH_SECRETS_KEY`) and the event names the row
 /// (`secret_ref`); the notifier opens it when it delivers. A v1 event carried the secret itself:
@@ -149,12 +160,7 @@ public struct WebhookRegisteredV2: EventPayload {
     }
 
     /// v1 → v2: the inline secret becomes `legacy_secret`, with no reference.
-    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1) { payload in
-        guard case .object(var fields) = payload else { return payload }
-        fields["legacy_secret"] = fields.removeValue(forKey: "secret") ?? .null
-        fields["secret_ref"] = .null
-        return .object(fields)
-    }
+    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1, transform: WebhookSecretUpcast.inlineSecretToLegacy)
 }
 
 /// `webhook.disabled` v1: the notifier stopped delivering to a webhook after too many consecutive
@@ -502,10 +508,5 @@ public struct WebhookSecretRotatedV2: EventPayload {
     }
 
     /// v1 → v2: the inline secret becomes `legacy_secret`, with no reference.
-    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1) { payload in
-        guard case .object(var fields) = payload else { return payload }
-        fields["legacy_secret"] = fields.removeValue(forKey: "secret") ?? .null
-        fields["secret_ref"] = .null
-        return .object(fields)
-    }
+    public static let upcasterFromV1 = Upcaster(eventType: eventType, fromVersion: 1, transform: WebhookSecretUpcast.inlineSecretToLegacy)
 }

@@ -10,6 +10,17 @@ extension BackboneSuite {
     /// Calendar endpoints.
     @Suite struct GoogleSync {
         /// Until the fake holds exactly `expected` (Google id → title), or the time is up.
+        /// Whether calendar-sync has seen (stored its sync record of) the entry within 20 s.
+        static func seenByCalendarSync(_ entry: UUID) async -> Bool {
+            await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
+                (try? await TestEnvironment.withPostgres { client in
+                    let rows = try await client.query("SELECT 1::int FROM google_sync_entries WHERE hearth_id = \(entry)", logger: TestEnvironment.logger)
+                    for try await _ in rows.decode(Int.self) { return true }
+                    return false
+                }) ?? false
+            }
+        }
+
         static func converge(_ fake: FakeGoogle, to expected: [String: String]) async throws -> Bool {
             await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
                 await fake.events().mapValues { $0.summary ?? "" } == expected
@@ -135,14 +146,7 @@ extension BackboneSuite {
                 let piano = try await CalendarStack.create(gateway, user: partner, ["title": "Piano", "start": "2026-06-02T09:00:00Z", "end": "2026-06-02T10:00:00Z", "kind": "adhoc"])
                 let pianoId = try #require((piano.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
                 // Once calendar-sync has seen the new entry, it has not gone to the one who left.
-                let seen = await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
-                    (try? await TestEnvironment.withPostgres { client in
-                        let rows = try await client.query(
-                            "SELECT 1::int FROM google_sync_entries WHERE hearth_id = \(pianoId)", logger: TestEnvironment.logger)
-                        for try await _ in rows.decode(Int.self) { return true }
-                        return false
-                    }) ?? false
-                }
+                let seen = await Self.seenByCalendarSync(pianoId)
                 #expect(seen)
                 try await Task.sleep(for: .milliseconds(500))
                 #expect(await fake.events()[GoogleEventId.derive(from: pianoId)] == nil, "the household left is not mirrored")
@@ -173,14 +177,7 @@ extension BackboneSuite {
                 }, "the link is gone")
                 let piano = try await CalendarStack.create(gateway, user: partner, ["title": "Piano", "start": "2026-06-02T09:00:00Z", "end": "2026-06-02T10:00:00Z", "kind": "adhoc"])
                 let pianoId = try #require((piano.json["event_id"] as? String).flatMap(UUID.init(uuidString:)))
-                let seen = await KafkaTestEnvironment.eventually(timeout: .seconds(20)) {
-                    (try? await TestEnvironment.withPostgres { client in
-                        let rows = try await client.query(
-                            "SELECT 1::int FROM google_sync_entries WHERE hearth_id = \(pianoId)", logger: TestEnvironment.logger)
-                        for try await _ in rows.decode(Int.self) { return true }
-                        return false
-                    }) ?? false
-                }
+                let seen = await Self.seenByCalendarSync(pianoId)
                 #expect(seen, "calendar-sync has seen the new entry")
                 try await Task.sleep(for: .milliseconds(500))
                 #expect(await fake.events()[GoogleEventId.derive(from: pianoId)] == nil, "nothing goes to the calendar of someone deleting their account")

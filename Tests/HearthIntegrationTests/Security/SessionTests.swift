@@ -16,7 +16,11 @@ extension BackboneSuite {
         }
 
         static func refresh(_ gateway: ServiceProcess, _ token: String) async throws -> HTTPTestClient.Reply {
-            try await HTTPTestClient.postJSON(gateway.baseURL.appendingPathComponent("v1/auth/refresh"), ["refresh_token": token])
+            try await refresh(gateway.baseURL, token)
+        }
+
+        @Sendable static func refresh(_ base: URL, _ token: String) async throws -> HTTPTestClient.Reply {
+            try await HTTPTestClient.postJSON(base.appendingPathComponent("v1/auth/refresh"), ["refresh_token": token])
         }
 
         static func pair(_ reply: HTTPTestClient.Reply) throws -> Pair {
@@ -75,6 +79,26 @@ extension BackboneSuite {
 
                 #expect(try await Self.me(gateway.baseURL, otherDevice.jwt) == 200)
                 #expect(try await Self.refresh(gateway, otherDevice.refresh).status == 200)
+            }
+        }
+
+        @Test func askingToDeleteTheAccountEndsItsSessionsRefreshIncluded() async throws {
+            try await ServiceProcess.with("gateway") { gateway in
+                let name = "Leaving \(UUID().uuidString.prefix(6))"
+                let first = try await Self.signIn(gateway, name: name)
+                let second = try await Self.signIn(gateway, name: name)
+                let deleted = try await HTTPTestClient.send("DELETE", gateway.baseURL.appendingPathComponent("v1/me"), headers: ["Authorization": "Bearer \(first.jwt)"])
+                #expect(deleted.status == 202, "\(String(decoding: deleted.body, as: UTF8.self))")
+                // Once the deletion is projected, the other session's access token is refused...
+                let base = gateway.baseURL
+                #expect(try await KafkaTestEnvironment.eventually { try await Self.me(base, second.jwt) == 401 })
+                // ...and its refresh token renews nothing (refused for the deletion, not taken as reuse).
+                for token in [second.refresh, first.refresh] {
+                    let refused = try await Self.refresh(base, token)
+                    #expect(refused.status == 401 && refused.errorCode == "invalid_refresh_token")
+                    let message = (refused.json["error"] as? [String: Any])?["message"] as? String ?? ""
+                    #expect(message.contains("deletion"), "\(message)")
+                }
             }
         }
 

@@ -34,21 +34,30 @@ extension BackboneSuite {
             }
         }
 
+        /// A blocking TCP socket connected to 127.0.0.1:`port`, or nil.
+        static func connectedSocket(port: Int) -> Int32? {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else {
+                Glibc.close(descriptor)
+                return nil
+            }
+            return descriptor
+        }
+
         /// Connects and sends a request head one byte every 200 ms, never ending it; true once the
         /// server closes the connection, false when `seconds` pass first.
         static func trickleARequest(port: Int, forAtMost seconds: Int) async throws -> Bool {
             try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue.global().async {
-                    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                    guard let descriptor = Self.connectedSocket(port: port) else { return continuation.resume(throwing: ServiceProcessError.noPort) }
                     defer { Glibc.close(descriptor) }
-                    var address = sockaddr_in()
-                    address.sin_family = sa_family_t(AF_INET)
-                    address.sin_port = in_port_t(UInt16(port).bigEndian)
-                    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-                    let connected = withUnsafePointer(to: &address) {
-                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                    }
-                    guard connected == 0 else { return continuation.resume(throwing: ServiceProcessError.noPort) }
                     // Reads wait 200 ms at most: between them, one more byte of a head that never ends.
                     var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
                     setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -74,16 +83,8 @@ extension BackboneSuite {
         static func sendHalfARequest(port: Int, waitingAtMost seconds: Int) async throws -> Bool {
             try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue.global().async {
-                    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                    guard let descriptor = Self.connectedSocket(port: port) else { return continuation.resume(throwing: ServiceProcessError.noPort) }
                     defer { Glibc.close(descriptor) }
-                    var address = sockaddr_in()
-                    address.sin_family = sa_family_t(AF_INET)
-                    address.sin_port = in_port_t(UInt16(port).bigEndian)
-                    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-                    let connected = withUnsafePointer(to: &address) {
-                        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-                    }
-                    guard connected == 0 else { return continuation.resume(throwing: ServiceProcessError.noPort) }
                     let half = Array("GET /v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8)
                     _ = half.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
                     var timeout = timeval(tv_sec: seconds, tv_usec: 0)

@@ -27,7 +27,7 @@ extension BackboneSuite {
                     #expect(rotated.status == 200)
                     let secret = try #require(rotated.json["secret"] as? String)
                     #expect(secret.count >= 40)
-                    #expect(try await KafkaTestEnvironment.eventually { try await Self.namesItsOnlySealedSecret(id) }, "deliveries are signed with it")
+                    #expect(try await KafkaTestEnvironment.eventually { try await Self.namesItsNewestSealedSecret(id) }, "the notifier names the new secret")
 
                     #expect(try await HTTPTestClient.send("DELETE", webhooks.appendingPathComponent(id), headers: owner.headers).status == 202)
                     #expect(try await KafkaTestEnvironment.eventually {
@@ -42,14 +42,15 @@ extension BackboneSuite {
             try await HTTPTestClient.send("GET", url, headers: user.headers).json["webhooks"] as? [[String: Any]] ?? []
         }
 
-        /// The notifier's row names the one sealed secret the gateway keeps for the webhook (the
-        /// rotation's: the first one's row is gone).
-        @Sendable static func namesItsOnlySealedSecret(_ id: String) async throws -> Bool {
+        /// The notifier's row names the newest sealed secret the gateway keeps for the webhook
+        /// (the rotation's).
+        @Sendable static func namesItsNewestSealedSecret(_ id: String) async throws -> Bool {
             try await TestEnvironment.withPostgres { client in
                 let rows = try await client.query(
                     """
-                    SELECT count(*)::int FROM notification_webhooks w JOIN webhook_secrets s ON s.secret_ref = w.secret_ref
-                    WHERE w.webhook_id::text = \(id) AND (SELECT count(*) FROM webhook_secrets o WHERE o.webhook_id::text = \(id)) = 1
+                    SELECT count(*)::int FROM notification_webhooks w
+                    WHERE w.webhook_id::text = \(id)
+                      AND w.secret_ref = (SELECT secret_ref FROM webhook_secrets s WHERE s.webhook_id::text = \(id) ORDER BY created_at DESC LIMIT 1)
                     """, logger: TestEnvironment.logger)
                 return try await rows.collect().first?.decode(Int.self) == 1
             }

@@ -242,4 +242,19 @@ final class MemoryKeys: SealingKeySource {
         }
         #expect(household.name == nil && household.prefs.allergies.isEmpty && household.prefs.adults == 2)
     }
+
+    @Test("a stored event is opened under the personal fields of its own version, before it is upcast: a v1 webhook secret opens")
+    func oldVersionsOpenUnderTheirOwnPrivacy() async throws {
+        let keys = MemoryKeys()
+        let v1 = WebhookRegistered(webhookId: UUID(), userId: UUID(), url: "https://hooks.example.com/a", secret: "an-old-secret-123", events: [])
+        let sealed = Array(try await SealedEnvelope.seal(Envelope(v1, correlationId: "c-1", source: "tests"), keys: keys))
+        #expect(!String(decoding: sealed, as: UTF8.self).contains("an-old-secret-123"))
+        let opened = try SealedEnvelope.open(sealed, catalogue: .hearth, key: keys.opening)
+        guard case .event(let decoded) = try EventCatalogue.hearth.decode(Data(opened)), let upcast = decoded.payload as? WebhookRegisteredV2 else {
+            Issue.record("the v1 event does not read as v2")
+            return
+        }
+        #expect(upcast.legacySecret == "an-old-secret-123", "the secret was opened, not carried sealed into legacy_secret")
+        #expect(upcast.url == "https://hooks.example.com/a")
+    }
 }
