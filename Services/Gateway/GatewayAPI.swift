@@ -78,7 +78,7 @@ struct GatewayAPI: Sendable {
             environment: host.settings.environment, runDirectory: host.settings.runDirectory, allowGenerated: host.settings.mode != .production)
         let notifications = NotificationRoutes.make(
             host: host, membership: membership, heartbeat: settings.notificationsHeartbeat, allowPrivateWebhookTargets: settings.webhookPrivateTargets,
-            streams: streams, secrets: secrets)
+            streams: streams, secrets: secrets, sessions: sessions)
         let chatReadModel = ChatReadModel(host: host, logger: logger)
         logger.info("gateway configured", metadata: [
             "jwt_kid": "\(signingKey.keyId)", "rate_limit_per_min": "\(settings.rateLimitPerMinute)",
@@ -112,7 +112,8 @@ struct GatewayAPI: Sendable {
             chatMedia: ChatMediaRoutes(
                 publisher: host.publisher, chats: chatReadModel, thumbnailer: PhotoThumbnailer(size: ChatMediaRoutes.thumbnailSize, crop: true),
                 logger: logger),
-            chatStream: ChatStreamRoutes.make(host: host, chats: chatReadModel, heartbeat: settings.chatStreamHeartbeat, streams: streams),
+            chatStream: ChatStreamRoutes.make(
+                host: host, chats: chatReadModel, heartbeat: settings.chatStreamHeartbeat, streams: streams, sessions: sessions),
             chatSearch: ChatSearchRoutes(search: search.search, messages: ChatMessageSearch(client: host.postgres, logger: logger)),
             profile: ProfileRoutes(
                 publisher: host.publisher, profile: ProfileReadModel(client: host.postgres, logger: logger), membership: membership,

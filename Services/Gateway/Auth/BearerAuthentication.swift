@@ -32,6 +32,7 @@ struct BearerAuthentication: RouterMiddleware {
         context.userId = verified.userId.uuidString.lowercased()
         context.signedInAt = verified.signedInAt
         context.sessionId = verified.sessionId
+        context.tokenExpiresAt = verified.expiresAt
         context.logger[metadataKey: "user_id"] = .string(context.userId!)
         return try await next(request, context)
     }

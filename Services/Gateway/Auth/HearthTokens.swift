@@ -10,6 +10,7 @@ struct VerifiedToken: Sendable, Equatable {
     let signedInAt: Date?
     /// The session (`AuthSessions`) the token belongs to; nil for a token minted without one.
     let sessionId: UUID?
+    let expiresAt: Date?
 }
 
 /// Issues and verifies Hearth's own access tokens: RS256, `sub` = user id, `sid` = the sign-in
@@ -74,7 +75,8 @@ struct HearthTokens: Sendable {
             sessionId = id
         }
         let result = VerifiedToken(
-            userId: userId, issuedAt: verified.iat?.value, signedInAt: verified.authTime?.value ?? verified.iat?.value, sessionId: sessionId)
+            userId: userId, issuedAt: verified.iat?.value, signedInAt: verified.authTime?.value ?? verified.iat?.value, sessionId: sessionId,
+            expiresAt: verified.claims.expiresAt)
         // Only tokens with an expiry are remembered (the policy requires one anyway).
         if let expiresAt = verified.claims.expiresAt { verifiedTokens.remember(token, verified: result, expiresAt: expiresAt) }
         return result

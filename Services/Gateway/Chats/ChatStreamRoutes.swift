@@ -32,16 +32,18 @@ struct ChatStreamRoutes: Sendable {
     let listener: ChatSignalListener
     let heartbeatInterval: Duration
     let streams: OpenStreams
+    /// Whether a stream's token still stands.
+    let sessions: AuthSessions
 
     static let maxReplay = 500
 
-    static func make(host: ServiceHost, chats: ChatReadModel, heartbeat: Duration, streams: OpenStreams) -> ChatStreamRoutes {
+    static func make(host: ServiceHost, chats: ChatReadModel, heartbeat: Duration, streams: OpenStreams, sessions: AuthSessions) -> ChatStreamRoutes {
         let hub = ChatStreamHub(bootstrapServers: host.settings.kafkaBootstrap, keys: host.keys, logger: host.logger)
         host.readiness.addCheck("follower:chats") { hub.isFollowing }
         let signals = ChatSignals(client: host.postgres, logger: host.logger)
         return ChatStreamRoutes(
             chats: chats, hub: hub, signals: signals, listener: ChatSignalListener(client: host.postgres, hub: hub, signals: signals, logger: host.logger),
-            heartbeatInterval: heartbeat, streams: streams)
+            heartbeatInterval: heartbeat, streams: streams, sessions: sessions)
     }
 
     /// The hub following the chats topic and the listener of typing and presence signals.
@@ -106,6 +108,7 @@ struct ChatStreamRoutes: Sendable {
         let live = hub.subscribe(chatId)
         let missed = try await missedMessages(in: chatId, after: resumeAfter)
         let interval = heartbeatInterval
+        let credential = StreamCredential(context, sessions: sessions)
         // Present while the stream is open, and a little past a heartbeat it missed.
         let connection = UUID()
         let presenceTTL = interval * 2 + .seconds(5)
@@ -146,6 +149,11 @@ struct ChatStreamRoutes: Sendable {
             var checkedAt = ContinuousClock.now
             func stillMember(force: Bool) async throws {
                 guard force || ContinuousClock.now - checkedAt > .seconds(1) else { return }
+                // The token too: a signed-out session or an expired token ends the stream.
+                guard await credential.stands() else {
+                    try await writer.write(ByteBuffer(string: StreamCredential.closedFrame))
+                    throw MembershipEnded()
+                }
                 guard (try? await chats.requireMember(user, of: chatId)) != nil else {
                     try await writer.write(ByteBuffer(string: "event: closed\ndata: {\"reason\":\"not_a_member\"}\n\n"))
                     throw MembershipEnded()

@@ -31,12 +31,14 @@ struct NotificationRoutes: Sendable {
     let streams: OpenStreams
     /// Nil in production without `HEARTH_SECRETS_KEY`: webhooks answer 503.
     let webhookSecrets: WebhookSecretStore?
+    /// Whether a stream's token still stands.
+    let sessions: AuthSessions
 
     static let webhooksPerUser = 5
 
     static func make(
         host: ServiceHost, membership: MembershipReadModel, heartbeat: Duration, allowPrivateWebhookTargets: Bool, streams: OpenStreams,
-        secrets: SecretBox?
+        secrets: SecretBox?, sessions: AuthSessions
     ) -> (routes: NotificationRoutes, services: [any Service]) {
         let hub = NotificationHub(bootstrapServers: host.settings.kafkaBootstrap, keys: host.keys, logger: host.logger)
         host.readiness.addCheck("follower:notifications") { hub.isFollowing }
@@ -44,7 +46,7 @@ struct NotificationRoutes: Sendable {
             publisher: host.publisher, membership: membership, inbox: InboxReadModel(client: host.postgres, logger: host.logger), hub: hub,
             allowPlainHTTPWebhooks: host.settings.mode != .production, allowPrivateWebhookTargets: allowPrivateWebhookTargets,
             heartbeatInterval: heartbeat, client: host.postgres, streams: streams,
-            webhookSecrets: secrets.map { WebhookSecretStore(client: host.postgres, box: $0, logger: host.logger) })
+            webhookSecrets: secrets.map { WebhookSecretStore(client: host.postgres, box: $0, logger: host.logger) }, sessions: sessions)
         return (routes, [hub])
     }
 
@@ -349,6 +351,7 @@ struct NotificationRoutes: Sendable {
         let ticket = try streams.admit(user)
         let items = hub.subscribe(user)
         let interval = heartbeatInterval
+        let credential = StreamCredential(context, sessions: sessions)
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
@@ -375,6 +378,11 @@ struct NotificationRoutes: Sendable {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
                 for await item in merged {
+                    // Checked at every heartbeat and before each entry (a cache lookup).
+                    guard await credential.stands() else {
+                        try await writer.write(ByteBuffer(string: StreamCredential.closedFrame))
+                        break
+                    }
                     if let item {
                         let data = String(decoding: try encoder.encode(InboxEntry(item)), as: UTF8.self)
                         try await writer.write(ByteBuffer(

@@ -15,6 +15,8 @@ public struct HearthRequestContext: RequestContext {
     public var signedInAt: Date?
     /// The sign-in session the bearer token belongs to (`POST /v1/auth/logout` ends it).
     public var sessionId: UUID?
+    /// When the bearer token expires: a stream it opened closes then.
+    public var tokenExpiresAt: Date?
     /// The peer's IP address as the socket saw it (a proxy's, behind one); nil for Unix sockets.
     public let peerAddress: String?
 

@@ -82,6 +82,38 @@ extension BackboneSuite {
             }
         }
 
+        @Test func aSignedOutSessionsOpenStreamsClose() async throws {
+            let environment = ["HEARTH_NOTIFICATIONS_HEARTBEAT_S": "1", "HEARTH_CHAT_STREAM_HEARTBEAT_S": "1"]
+            try await ServiceProcess.with("gateway", environment: environment) { gateway in
+                let (user, household) = try await GatewayUser.withHousehold(gateway, name: "The Streamers")
+                let partner = try await GatewayUser.signIn(gateway)
+                try await Memberships.join(partner, household, invitedBy: user, gateway: gateway)
+                let chat = try await HTTPTestClient.postJSON(
+                    gateway.baseURL.appendingPathComponent("v1/chats"), ["title": "Us", "member_ids": [partner.userId]], headers: user.headers)
+                let chatId = try #require(chat.json["chat_id"] as? String)
+                let notifications = NotificationStreamReader()
+                let messages = NotificationStreamReader()
+                defer {
+                    Task {
+                        await notifications.stop()
+                        await messages.stop()
+                    }
+                }
+                notifications.start(gateway.baseURL.appendingPathComponent("v1/notifications/stream"), headers: user.headers)
+                messages.start(gateway.baseURL.appendingPathComponent("v1/chats/\(chatId)/stream"), headers: user.headers)
+                #expect(await KafkaTestEnvironment.eventually { notifications.connected && messages.connected })
+                #expect(notifications.events.isEmpty && messages.events.allSatisfy { $0.name != "closed" })
+
+                let logout = try await HTTPTestClient.send("POST", gateway.baseURL.appendingPathComponent("v1/auth/logout"), headers: user.headers)
+                #expect(logout.status == 204)
+                for (name, reader) in [("notifications", notifications), ("chat", messages)] {
+                    #expect(await KafkaTestEnvironment.eventually(timeout: .seconds(10)) {
+                        reader.events.contains { $0.name == "closed" && $0.json["reason"] as? String == "signed_out" }
+                    }, "the \(name) stream of a signed-out session closes")
+                }
+            }
+        }
+
         @Test func askingToDeleteTheAccountEndsItsSessionsRefreshIncluded() async throws {
             try await ServiceProcess.with("gateway") { gateway in
                 let name = "Leaving \(UUID().uuidString.prefix(6))"
