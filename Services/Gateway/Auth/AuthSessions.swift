@@ -144,11 +144,8 @@ struct AuthSessions: Sendable {
             try await connection.query("UPDATE auth_sessions SET last_refreshed_at = \(now) WHERE session_id = \(session.sessionId)", logger: logger)
             return .rotated(session, next: next, expiresAt: nextExpiry)
         }
-        switch outcome {
-        case .reused(let session): markEnded([session.sessionId])
-        case .refused, .rotated: break
-        }
         if case .reused(let session) = outcome {
+            markEnded([session.sessionId])
             logger.warning("a used refresh token was presented again: its session ended", metadata: [
                 "session_id": "\(session.sessionId.uuidString.lowercased())", "user_id": "\(session.userId.uuidString.lowercased())",
             ])

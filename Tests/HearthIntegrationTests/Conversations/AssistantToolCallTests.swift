@@ -148,7 +148,8 @@ extension BackboneSuite {
                     #expect((refusedFinal["actions"] as? [Any])?.isEmpty == true, "\(refusedFinal)")
                     let refused = try #require((refusedFinal["refused_tool_calls"] as? [[String: Any]])?.first, "\(refusedFinal)")
                     #expect(refused["tool"] as? String == "delete_household", "\(refused)")
-                    #expect(try await session.actions(status: "pending").count == 1, "only the valid call waits")
+                    // The actions read model may still be applying the proposal: read until it has.
+                    #expect(try await ConversationProfile.poll { try await session.actions(status: "pending").count == 1 }, "only the valid call waits")
                 }
             }
         }

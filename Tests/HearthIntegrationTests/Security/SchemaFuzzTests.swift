@@ -21,7 +21,7 @@ extension BackboneSuite {
 
         @Test func theGatewayAnswersWhatItsOpenAPIDocumentSays() async throws {
             let environment = ProcessInfo.processInfo.environment
-            let examples = environment["HEARTH_FUZZ_EXAMPLES"].flatMap(Int.init) ?? 5
+            let examples = environment["HEARTH_FUZZ_EXAMPLES"].flatMap(Int.init) ?? 3
             let seed = environment["HEARTH_FUZZ_SEED"] ?? "20261127"
             let name = "Schema Fuzzer"
             let fuzzer = UserIdentity.userId(provider: .dev, subject: UserIdentity.devSubject(forName: name)).uuidString.lowercased()
