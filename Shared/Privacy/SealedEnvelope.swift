@@ -46,9 +46,10 @@ public enum SealedEnvelope {
         guard case .object(var envelope) = try JSONDecoder().decode(JSONValue.self, from: Data(value)),
               case .string(let type)? = envelope["type"], let payload = envelope["data"]
         else { return value }
+        // No version: `privacy(of:version:)` falls back to the current type's fields.
         var version = 0
         if case .number(let number)? = envelope["version"] { version = Int(number) }
-        let privacy = version > 0 ? catalogue.privacy(of: type, version: version) : catalogue.payloadType(of: type)?.privacy
+        let privacy = catalogue.privacy(of: type, version: version)
         envelope["data"] = try PayloadSealing.open(payload, eventType: type, privacy: privacy, leavingGoneSealed: leavingGoneSealed, key: key)
         return Array(try openedEncoder.encode(JSONValue.object(envelope)))
     }

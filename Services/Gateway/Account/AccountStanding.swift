@@ -57,12 +57,11 @@ struct AccountStanding: Sendable {
         if let session = token.sessionId, try await sessions.isRevoked(session) {
             throw BearerAuthentication.unauthorized("this session has ended (signed out); sign in again")
         }
-        let issuedAt = token.issuedAt
         let standing = try await standing(of: token.userId)
         if let validAfter = standing.sessionsValidAfter {
             // A token's `iat` is in whole seconds: one issued in the second of the request counts
             // as before it (a sign-in right after a deletion is refused for that second).
-            guard let issuedAt, issuedAt > validAfter else {
+            guard let issuedAt = token.issuedAt, issuedAt > validAfter else {
                 throw BearerAuthentication.unauthorized("this session ended when the account's deletion was requested; sign in again")
             }
         }

@@ -92,12 +92,6 @@ struct AuthSessions: Sendable {
                 INSERT INTO auth_refresh_tokens (token_hash, session_id, issued_at, expires_at)
                 VALUES (\(token.hash), \(session.sessionId), \(now), \(expiresAt))
                 """, logger: logger)
-            // Tokens past their expiry are refused whatever their row says: a few go with each sign-in.
-            try await connection.query(
-                """
-                DELETE FROM auth_refresh_tokens WHERE token_hash IN (
-                    SELECT token_hash FROM auth_refresh_tokens WHERE expires_at < \(now) ORDER BY expires_at LIMIT 20)
-                """, logger: logger)
         }
         return (session, token, expiresAt)
     }
