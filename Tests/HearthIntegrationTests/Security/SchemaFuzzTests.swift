@@ -44,7 +44,9 @@ extension BackboneSuite {
                     "-H", "Authorization: Bearer \(user.token)",
                     "--checks", Self.checks.joined(separator: ","),
                     "--phases", "examples,coverage,fuzzing",
-                    "--max-examples", String(examples), "--workers", "2", "--no-color",
+                    // One worker: hypothesis' caches are not thread-safe, and two workers in one
+                    // process once failed a run with hypothesis' own "inconsistent results" error.
+                    "--max-examples", String(examples), "--workers", "1", "--no-color",
                 ]
                 if seed != "random" { arguments += ["--seed", seed] }
                 for operation in Self.excludedOperations { arguments += ["--exclude-operation-id", operation] }
