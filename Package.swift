@@ -74,6 +74,7 @@ let package = Package(
             resources: [
                 .copy("recipes.json"), .copy("allergen_synonyms.json"), .copy("routines.json"), .copy("chores.json"),
                 .copy("knowledge"), .copy("eval/queries.json"), .copy("eval/extraction.json"), .copy("who_growth_lms.json"), .copy("first_foods.json"), .copy("wellbeing"),
+                .copy("activities.json"), .copy("eval/moderation.json"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -229,7 +230,7 @@ let package = Package(
             name: "EmbeddingWorkerService",
             dependencies: [
                 "HearthPrivacy",
-                "HearthConfiguration", "HearthRuntime", "HearthKnowledge", "HearthDomain", "HearthKafka", "HearthEvents", "HearthStore",
+                "HearthConfiguration", "HearthRuntime", "HearthKnowledge", "HearthDomain", "HearthKafka", "HearthEvents", "HearthStore", "HearthAssist",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import Foundation
+import HearthDomain
 import HearthEvents
 import HearthKafka
 import HearthKnowledge
@@ -13,7 +14,8 @@ import ServiceLifecycle
 /// first search and the assistant's retrieval answer something. Anything on the topic, deletions
 /// included, means someone has managed the content: then nothing is published. Two workers
 /// starting at once may both publish; the projection skips a document whose content hash it
-/// already has. `HEARTH_SEED_CONTENT=false` turns it off.
+/// already has. The activity feed's library is seeded alike (`seedActivities`).
+/// `HEARTH_SEED_CONTENT=false` turns both off.
 struct BundledContentSeed: Service {
     let client: PostgresClient
     let admin: KafkaAdmin
@@ -45,16 +47,49 @@ struct BundledContentSeed: Service {
         } else {
             logger.info("content library already managed: nothing to publish")
         }
+        await seedActivities()
         // A service that returns ends the application; wait for shutdown instead.
         try? await gracefulShutdown()
+    }
+
+    /// The activity feed's library, the same way: published when nothing was ever published to
+    /// `activities` (a submission, a withdrawal or an earlier library means the feed is managed).
+    /// Two workers starting at once may both publish; the projections keep one row per activity
+    /// and skip an unchanged republication.
+    func seedActivities() async {
+        guard let isNew = await retrying("decide whether the activity feed is new", { try await Self.isEmpty(.activities, admin: admin) }) else { return }
+        guard isNew else {
+            logger.info("activity feed already managed: nothing to publish")
+            return
+        }
+        let publications: [ActivityPublished]
+        do {
+            publications = try ActivityLibrary.bundled().publications
+        } catch {
+            logger.error("the bundled activity library cannot be read", metadata: ["error": "\(error)"])
+            try? await gracefulShutdown()
+            return
+        }
+        let correlationId = "bundled-activities-\(UUID().uuidString.lowercased())"
+        let published: Void? = await retrying("publish the bundled activity library") {
+            _ = try await publisher.publish(batch: publications.map { publisher.envelope($0, correlationId: correlationId) })
+        }
+        if published != nil {
+            logger.info("activity feed was empty: published the bundled library", metadata: ["activities": "\(publications.count)", "topic": "\(Topic.activities.name)"])
+        }
+    }
+
+    /// True when nothing was ever published to `topic`.
+    static func isEmpty(_ topic: Topic, admin: KafkaAdmin) async throws -> Bool {
+        let partitions = (0..<Int32(topic.partitions)).map { KafkaTopicPartition(topic: topic.name, partition: $0) }
+        return try await admin.watermarks(partitions).values.allSatisfy { $0.high == 0 }
     }
 
     /// True when this Hearth has no document and nothing was ever published to `content`.
     func isNewInstall() async throws -> Bool {
         let rows = try await client.query("SELECT EXISTS (SELECT 1 FROM content_documents) AS any", logger: logger)
         for try await hasDocuments in rows.decode(Bool.self) where hasDocuments { return false }
-        let partitions = (0..<Int32(Topic.content.partitions)).map { KafkaTopicPartition(topic: Topic.content.name, partition: $0) }
-        return try await admin.watermarks(partitions).values.allSatisfy { $0.high == 0 }
+        return try await Self.isEmpty(.content, admin: admin)
     }
 
     /// `step`, again after a growing pause (1 s to 30 s) while it fails; nil once the service is

@@ -5,7 +5,8 @@ import HearthRuntime
 import HearthStore
 
 /// The embedding-worker executable: chunks and embeds the `content` topic into `document_chunks`
-/// and chat messages into `chat_message_embeddings`; on a Hearth that has never seen content,
+/// and chat messages into `chat_message_embeddings`; moderates submissions to the activity feed
+/// (`ActivityModerationProjection`); on a Hearth that has never seen content,
 /// publishes the bundled library first (`BundledContentSeed`). The embedder is read from the
 /// configuration up front (a bad one stops the start-up) but loads its model on the first
 /// document, so an idle worker stays small.
@@ -19,7 +20,9 @@ public enum EmbeddingWorkerExecutable: HearthExecutable {
     }
 
     public static func projections(settings: EmbeddingWorkerSettings, publisher: EventPublisher) -> [any Projection] {
-        EmbeddingWorkerReadModels.projections(provider: settings.provider, publisher: publisher)
+        EmbeddingWorkerReadModels.projections(
+            provider: settings.provider, publisher: publisher,
+            moderator: ActivityModerationProjection.Moderator(screen: settings.screen, thresholds: settings.thresholds, publisher: publisher))
     }
 
     public static func assemble(host: ServiceHost, settings: EmbeddingWorkerSettings) -> ServiceHost.Additions {
@@ -34,8 +37,13 @@ public enum EmbeddingWorkerExecutable: HearthExecutable {
 
 /// The projections that fill the embedding-worker's tables.
 public enum EmbeddingWorkerReadModels {
-    /// `publisher` is nil for a replay: a rebuild announces nothing.
-    public static func projections(provider: any EmbeddingProvider, publisher: EventPublisher?) -> [any Projection] {
-        [DocumentChunksProjection(provider: provider, publisher: publisher), ChatMessageEmbeddingsProjection(provider: provider)]
+    /// `publisher` and `moderator` are nil for a replay: a rebuild announces and decides nothing.
+    public static func projections(
+        provider: any EmbeddingProvider, publisher: EventPublisher?, moderator: ActivityModerationProjection.Moderator? = nil
+    ) -> [any Projection] {
+        [
+            DocumentChunksProjection(provider: provider, publisher: publisher), ChatMessageEmbeddingsProjection(provider: provider),
+            ActivityModerationProjection(provider: provider, moderator: moderator),
+        ]
     }
 }

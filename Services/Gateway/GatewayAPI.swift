@@ -36,6 +36,8 @@ struct GatewayAPI: Sendable {
     let exports: ExportRoutes
     let exportWorker: PeriodicService
     let feedback: FeedbackRoutes
+    let activities: ActivityRoutes
+    let activityModeration: ActivityModerationRoutes
     let admin: AdminRoutes
     let assist: AssistAPI
     let search: SearchRoutes
@@ -134,6 +136,12 @@ struct GatewayAPI: Sendable {
             exports: ExportRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency, logger: logger),
             exportWorker: ExportWorker(client: host.postgres, logger: logger).service(every: .seconds(1)),
             feedback: FeedbackRoutes(publisher: host.publisher, membership: membership, client: host.postgres),
+            activities: ActivityRoutes(
+                feed: ActivityFeed(client: host.postgres, changes: host.readModelChanges, capacity: settings.householdReadCache, logger: logger),
+                publisher: host.publisher, client: host.postgres, consistency: consistency,
+                allowance: ActivityDailyAllowance(client: host.postgres, logger: logger), submissionsPerDay: settings.activitySubmissionsPerDay,
+                feedPolls: FixedWindowRateLimit(limit: settings.activityFeedPollsPerMinute), ledger: rateLimitLedger),
+            activityModeration: ActivityModerationRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
             assist: assist,
             search: search,
@@ -186,8 +194,10 @@ struct GatewayAPI: Sendable {
         account.register(on: authenticated)
         exports.register(on: authenticated)
         feedback.register(on: authenticated)
+        activities.register(on: authenticated)
         let adminOnly = authenticated.group("admin").add(middleware: AdminOnly(admins: settings.adminUserIds))
         admin.register(on: adminOnly)
+        activityModeration.register(on: adminOnly)
         assist.routes.register(on: authenticated)
         assist.assistant.register(on: authenticated)
         search.register(on: authenticated)

@@ -16,7 +16,7 @@ struct EvalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
         abstract: "Evaluate Hearth's retrieval against its labelled sets.",
-        subcommands: [SearchEval.self, ExtractionEval.self, ImportEval.self])
+        subcommands: [SearchEval.self, ExtractionEval.self, ImportEval.self, ModerationEval.self])
 
     struct SearchEval: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -12,6 +12,8 @@ public enum HearthContent {
         case extractionMessages = "extraction.json"
         case whoGrowthLMS = "who_growth_lms.json"
         case firstFoods = "first_foods.json"
+        case activities = "activities.json"
+        case moderationSet = "moderation.json"
     }
 
     public static func url(of file: File) -> URL {

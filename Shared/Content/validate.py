@@ -648,6 +648,243 @@ def check_first_foods(syn):
     print("  colours:   ", dict(sorted(cols.items())))
 
 
+# ---------------------------------------------------------------- activities (family micro-rituals)
+ACT_KEYS = ["id", "title", "description", "time_minutes", "energy", "contexts", "category", "min_age",
+            "max_age", "repeatability"]
+ACT_TIMES = [2, 5, 15, 30]
+ACT_ENERGY = ["low", "medium", "high"]
+ACT_CONTEXTS = ["indoor", "outdoor", "car", "bedtime", "meal"]  # canonical order
+ACT_CATEGORIES = ["connection", "creativity", "movement", "nature", "learning", "calm", "kindness", "play"]
+ACT_REPEAT = {"daily", "weekly", "occasional"}
+# Minimum number of activities per value, so every filter the app offers has something to show.
+ACT_MIN_TIME, ACT_MIN_ENERGY, ACT_MIN_CONTEXT, ACT_MIN_CATEGORY = 20, 30, 15, 12
+ACT_MIN_BABY, ACT_MIN_TWEEN = 15, 20  # min_age <= 1, min_age >= 8
+ACT_TITLE_JACCARD = 0.6
+
+
+def act_slug(title):
+    return re.sub(r"[^a-z0-9]+", "-", re.sub(r"['’]", "", title.lower())).strip("-")
+
+
+def title_words(title):
+    return {t for t in re.findall(r"[a-z0-9'’]+", title.lower()) if len(t) > 3}
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def check_activities():
+    data = load("activities.json")
+    where = "activities.json"
+    if not isinstance(data, dict) or list(data) != ["version", "activities"]:
+        err(where, "top level must be {version, activities} in that order")
+        return
+    if data.get("version") != 1:
+        err(where, f"version must be 1, got {data.get('version')!r}")
+    acts = data.get("activities")
+    if not isinstance(acts, list):
+        err(where, "activities must be an array")
+        return
+    ids, titles = set(), {}
+    for idx, a in enumerate(acts):
+        aid = a.get("id", f"#{idx}") if isinstance(a, dict) else f"#{idx}"
+        w = f"{where} {aid}"
+        if not isinstance(a, dict) or list(a) != ACT_KEYS:
+            err(w, f"keys must be {ACT_KEYS} in that order")
+            if not isinstance(a, dict):
+                continue
+        title = a.get("title")
+        if not isinstance(title, str) or not 3 <= len(title) <= 60 or title != title.strip():
+            err(w, f"title must be 3-60 chars without surrounding spaces: {title!r}")
+            title = str(title)
+        if not re.fullmatch(r"act-[a-z0-9]+(-[a-z0-9]+)*", str(aid)):
+            err(w, "id must be act- plus a lower-case kebab slug")
+        elif aid != "act-" + act_slug(title):
+            err(w, f"id must be act-{act_slug(title)} (slug of the title)")
+        if aid in ids:
+            err(w, "duplicate id")
+        ids.add(aid)
+        key = title.lower()
+        if key in titles:
+            err(w, f"title repeats {titles[key]} (case-insensitively)")
+        titles.setdefault(key, aid)
+        desc = a.get("description")
+        if not isinstance(desc, str) or not 60 <= len(desc) <= 320:
+            err(w, f"description must be 60-320 chars (has {len(desc) if isinstance(desc, str) else desc!r})")
+        else:
+            nsent = len(re.findall(r"[.!?](\s|$)", desc))
+            if not 1 <= nsent <= 3:
+                err(w, f"description must be 1-3 sentences (found {nsent})")
+            if not desc.endswith("."):
+                err(w, "description must end with a full stop")
+        if a.get("time_minutes") not in ACT_TIMES or not is_int(a.get("time_minutes")):
+            err(w, f"time_minutes must be one of {ACT_TIMES}: {a.get('time_minutes')!r}")
+        if a.get("energy") not in ACT_ENERGY:
+            err(w, f"bad energy {a.get('energy')!r}")
+        ctx = a.get("contexts")
+        if not isinstance(ctx, list) or not ctx or any(c not in ACT_CONTEXTS for c in ctx) \
+                or len(ctx) != len(set(ctx)):
+            err(w, f"contexts must be a non-empty list of distinct values from {ACT_CONTEXTS}: {ctx!r}")
+            ctx = []
+        elif ctx != [c for c in ACT_CONTEXTS if c in ctx]:
+            err(w, f"contexts must follow the canonical order {ACT_CONTEXTS}: {ctx}")
+        if "bedtime" in ctx and a.get("energy") != "low":
+            err(w, "bedtime activities must be low energy")
+        if a.get("category") not in ACT_CATEGORIES:
+            err(w, f"bad category {a.get('category')!r}")
+        lo, hi = a.get("min_age"), a.get("max_age")
+        if not is_int(lo) or not 0 <= lo <= 17:
+            err(w, f"min_age must be a whole number 0-17: {lo!r}")
+        elif not is_int(hi) or not lo <= hi <= 99:
+            err(w, f"max_age must be a whole number from min_age to 99: {hi!r}")
+        if a.get("repeatability") not in ACT_REPEAT:
+            err(w, f"bad repeatability {a.get('repeatability')!r}")
+    got = [a.get("id") for a in acts if isinstance(a, dict)]
+    if got != sorted(got, key=str):
+        err(where, "activities must be sorted by id")
+    # near-duplicate titles: Jaccard similarity of their sets of words longer than three letters
+    tw = [(a.get("id"), title_words(str(a.get("title", "")))) for a in acts if isinstance(a, dict)]
+    near = 0
+    for i in range(len(tw)):
+        for j in range(i + 1, len(tw)):
+            s1, s2 = tw[i][1], tw[j][1]
+            if s1 and s2 and len(s1 & s2) / len(s1 | s2) >= ACT_TITLE_JACCARD:
+                near += 1
+                err(where, f"near-duplicate titles {tw[i][0]} and {tw[j][0]} (shared {sorted(s1 & s2)})")
+    # coverage
+    ok = [a for a in acts if isinstance(a, dict)]
+    times = collections.Counter(a.get("time_minutes") for a in ok)
+    energy = collections.Counter(a.get("energy") for a in ok)
+    ctxs = collections.Counter(c for a in ok if isinstance(a.get("contexts"), list) for c in a["contexts"])
+    cats = collections.Counter(a.get("category") for a in ok)
+    for t in ACT_TIMES:
+        if times[t] < ACT_MIN_TIME:
+            err(where, f"time_minutes {t} has {times[t]} < {ACT_MIN_TIME} activities")
+    for e in ACT_ENERGY:
+        if energy[e] < ACT_MIN_ENERGY:
+            err(where, f"energy {e} has {energy[e]} < {ACT_MIN_ENERGY} activities")
+    for c in ACT_CONTEXTS:
+        if ctxs[c] < ACT_MIN_CONTEXT:
+            err(where, f"context {c} has {ctxs[c]} < {ACT_MIN_CONTEXT} activities")
+    for c in ACT_CATEGORIES:
+        if cats[c] < ACT_MIN_CATEGORY:
+            err(where, f"category {c} has {cats[c]} < {ACT_MIN_CATEGORY} activities")
+    baby = sum(1 for a in ok if is_int(a.get("min_age")) and a["min_age"] <= 1)
+    tween = sum(1 for a in ok if is_int(a.get("min_age")) and a["min_age"] >= 8)
+    if baby < ACT_MIN_BABY:
+        err(where, f"only {baby} activities for ages 0-2 (min_age <= 1), need {ACT_MIN_BABY}")
+    if tween < ACT_MIN_TWEEN:
+        err(where, f"only {tween} activities for tweens/teens (min_age >= 8), need {ACT_MIN_TWEEN}")
+    print(f"activities.json: {len(acts)} activities, {baby} for ages 0-2, {tween} for ages 8+, "
+          f"{near} near-duplicate title pairs")
+    print("  time:      ", {t: times[t] for t in ACT_TIMES})
+    print("  energy:    ", {e: energy[e] for e in ACT_ENERGY})
+    print("  contexts:  ", {c: ctxs[c] for c in ACT_CONTEXTS})
+    print("  categories:", {c: cats[c] for c in ACT_CATEGORIES})
+
+
+# ---------------------------------------------------------------- eval: moderation
+MOD_KEYS = ["id", "title", "description", "time_minutes", "energy", "contexts", "category", "label",
+            "decision", "reason", "duplicate_of"]
+# label -> rejection reason (None means approved)
+MOD_REASON = {"safe": None, "unsafe": "unsafe", "medical": "medical", "pii": "pii", "spam": "spam",
+              "duplicate": "duplicate", "paraphrase": "duplicate"}
+MOD_MIN = {"safe": 36, "unsafe": 12, "medical": 10, "pii": 10, "spam": 10, "duplicate": 8, "paraphrase": 10}
+MOD_MIN_PARAPHRASE_OF_SUBMISSION = 2
+
+
+def check_moderation_set():
+    data = load("eval/moderation.json")
+    where = "eval/moderation.json"
+    if not isinstance(data, dict) or list(data) != ["version", "submissions"]:
+        err(where, "top level must be {version, submissions} in that order")
+        return
+    if data.get("version") != 1:
+        err(where, f"version must be 1, got {data.get('version')!r}")
+    subs = data.get("submissions")
+    if not isinstance(subs, list):
+        err(where, "submissions must be an array")
+        return
+    lib = load("activities.json").get("activities", [])
+    lib_ids = {a.get("id") for a in lib if isinstance(a, dict)}
+    lib_titles = [(a.get("id"), title_words(str(a.get("title", "")))) for a in lib if isinstance(a, dict)]
+    labels = collections.Counter()
+    seen = {}  # id -> label of the earlier submissions
+    to_lib = to_mod = para_to_mod = 0
+    for idx, s in enumerate(subs):
+        want_id = f"mod-{idx + 1:03d}"
+        sid = s.get("id") if isinstance(s, dict) else None
+        w = f"{where} {sid or '#' + str(idx)}"
+        if not isinstance(s, dict) or list(s) != MOD_KEYS:
+            err(w, f"keys must be {MOD_KEYS} in that order")
+            if not isinstance(s, dict):
+                continue
+        if sid != want_id:
+            err(w, f"ids must be sequential: expected {want_id}")
+        if sid in seen:
+            err(w, "duplicate id")
+        title, desc = s.get("title"), s.get("description")
+        if not isinstance(title, str) or not 3 <= len(title) <= 60 or title != title.strip():
+            err(w, f"title must be 3-60 chars without surrounding spaces: {title!r}")
+        if not isinstance(desc, str) or not 30 <= len(desc) <= 320:
+            err(w, f"description must be 30-320 chars (has {len(desc) if isinstance(desc, str) else desc!r})")
+        if s.get("time_minutes") not in ACT_TIMES or not is_int(s.get("time_minutes")):
+            err(w, f"time_minutes must be one of {ACT_TIMES}: {s.get('time_minutes')!r}")
+        if s.get("energy") not in ACT_ENERGY:
+            err(w, f"bad energy {s.get('energy')!r}")
+        ctx = s.get("contexts")
+        if not isinstance(ctx, list) or not ctx or any(c not in ACT_CONTEXTS for c in ctx) \
+                or len(ctx) != len(set(ctx)):
+            err(w, f"contexts must be a non-empty list of distinct values from {ACT_CONTEXTS}: {ctx!r}")
+        if s.get("category") not in ACT_CATEGORIES:
+            err(w, f"bad category {s.get('category')!r}")
+        label = s.get("label")
+        labels[label] += 1
+        if label not in MOD_REASON:
+            err(w, f"bad label {label!r}")
+        else:
+            want_dec = "approved" if label == "safe" else "rejected"
+            if s.get("decision") != want_dec:
+                err(w, f"label {label} needs decision {want_dec!r}, got {s.get('decision')!r}")
+            if s.get("reason") != MOD_REASON[label]:
+                err(w, f"label {label} needs reason {MOD_REASON[label]!r}, got {s.get('reason')!r}")
+        dup = s.get("duplicate_of")
+        if label in ("duplicate", "paraphrase"):
+            if isinstance(dup, str) and dup.startswith("act-"):
+                to_lib += 1
+                if dup not in lib_ids:
+                    err(w, f"duplicate_of {dup} is not in activities.json")
+            elif isinstance(dup, str) and dup.startswith("mod-"):
+                to_mod += 1
+                para_to_mod += label == "paraphrase"
+                if dup not in seen:
+                    err(w, f"duplicate_of {dup} must be an earlier submission")
+                elif seen[dup] != "safe":
+                    err(w, f"duplicate_of {dup} must point to a submission labelled safe, not {seen[dup]}")
+            else:
+                err(w, f"{label} needs duplicate_of with an act- or earlier mod- id, got {dup!r}")
+        elif dup is not None:
+            err(w, f"duplicate_of must be null for label {label}")
+        if label == "safe":
+            # a safe submission is a new idea: its title must not be a near-copy of a library title
+            mine = title_words(str(title))
+            for aid, theirs in lib_titles:
+                if mine and theirs and len(mine & theirs) / len(mine | theirs) >= ACT_TITLE_JACCARD:
+                    err(w, f"safe submission title is a near-copy of {aid} (shared {sorted(mine & theirs)})")
+        if isinstance(sid, str):
+            seen.setdefault(sid, label)
+    for label, need in MOD_MIN.items():
+        if labels[label] < need:
+            err(where, f"need >={need} {label} submissions, have {labels[label]}")
+    if para_to_mod < MOD_MIN_PARAPHRASE_OF_SUBMISSION:
+        err(where, f"need >={MOD_MIN_PARAPHRASE_OF_SUBMISSION} paraphrases of earlier submissions, "
+                   f"have {para_to_mod}")
+    print(f"eval/moderation.json: {len(subs)} submissions "
+          f"{ {k: labels[k] for k in MOD_MIN} }; duplicate_of {to_lib} library, {to_mod} earlier submissions "
+          f"({para_to_mod} paraphrases)")
+
+
 def main():
     syn = check_synonyms()
     recipes = check_recipes(syn)
@@ -657,6 +894,8 @@ def main():
     check_queries(docs, recipes)
     check_extraction()
     check_first_foods(syn)
+    check_activities()
+    check_moderation_set()
     if ERRORS:
         print(f"\n{len(ERRORS)} problem(s):")
         for e in ERRORS:

@@ -11,6 +11,10 @@
 #            sheets (the printed ones also through a PDF and a photo); fails below 0.9. With
 #            HEARTH_DAYCARE_IMPORT_PARSER=model and a provider in HEARTH_MODEL_CHAIN_EXTRACTION,
 #            the model's figures too.
+#   moderation  hearthctl eval moderation: precision/recall of each decision and refusal reason of
+#            the activity moderation pipeline over Shared/Content/eval/moderation.json, and the
+#            nearest-neighbour cosines the duplicate thresholds are measured on; fails if any
+#            unsafe or medical submission is approved.
 #
 # Environment: HEARTH_EVAL_PG_PORT (55452), HEARTH_EVAL_ARGS (extra arguments for every
 # evaluation, e.g. "--verbose"), HEARTH_EMBEDDING_PROVIDER and the other embedding settings.
@@ -51,5 +55,9 @@ log "profile fact extraction evaluation"
 # --- daycare report import ----------------------------------------------------------------------
 log "daycare report parser evaluation"
 "$BIN/hearthctl" eval import --min-precision 0.9 --min-recall 0.9 "${extra_args[@]}" || status=1
+
+# --- activity moderation ------------------------------------------------------------------------
+log "activity moderation evaluation"
+"$BIN/hearthctl" eval moderation --check "${extra_args[@]}" || status=1
 
 exit "$status"

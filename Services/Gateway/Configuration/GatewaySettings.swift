@@ -55,6 +55,10 @@ public struct GatewaySettings: Sendable {
     var wellbeingWriterRouter: ModelRouter?
     /// How often the wellbeing schedule runs: reflections and nudges due (`HEARTH_WELLBEING_SCHEDULE_SECONDS`).
     var wellbeingScheduleInterval: Duration
+    /// Per device (or account) limits of the activity feed: submissions a UTC day
+    /// (`HEARTH_ACTIVITY_SUBMISSIONS_PER_DAY`) and feed reads a minute (`HEARTH_ACTIVITY_FEED_POLLS_PER_MIN`).
+    var activitySubmissionsPerDay: Int
+    var activityFeedPollsPerMinute: Int
     /// `POST /v1/auth/dev` exists only in dev and test.
     var devSignInEnabled: Bool
     var runDirectory: String
@@ -128,6 +132,8 @@ public struct GatewaySettings: Sendable {
             daycareImportReader: try DaycareImportReaderSelection.fromEnvironment(environment),
             wellbeingWriterRouter: try WellbeingWriterSelection.router(environment, logger: Logger(label: "hearth.wellbeing")),
             wellbeingScheduleInterval: .seconds(try environment.int("HEARTH_WELLBEING_SCHEDULE_SECONDS", default: 300, range: 1...86_400)),
+            activitySubmissionsPerDay: try environment.int("HEARTH_ACTIVITY_SUBMISSIONS_PER_DAY", default: 5, range: 0...1_000_000),
+            activityFeedPollsPerMinute: try environment.int("HEARTH_ACTIVITY_FEED_POLLS_PER_MIN", default: 60, range: 1...10_000_000),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,
             isProduction: service.mode == .production)

@@ -270,7 +270,8 @@ extension EventCatalogue {
             AssistantActionExecuted.self,
             SummaryRequested.self,
             SummaryRequestedV2.self,
-        ] + TrackingLogKind.payloadTypes + WellbeingEvents.payloadTypes + CoachingEvents.payloadTypes,
+        ] + TrackingLogKind.payloadTypes + WellbeingEvents.payloadTypes + CoachingEvents.payloadTypes
+            + ActivityEvents.payloadTypes,
         upcasters: [
             NotificationSettingsUpdatedV2.upcasterFromV1,
             WebhookRegisteredV2.upcasterFromV1,

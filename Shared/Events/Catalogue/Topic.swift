@@ -30,11 +30,16 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
     public static let tracking = Topic("tracking", partitions: 6)
     /// A user's own wellbeing space, keyed by the user: nobody else reads it.
     public static let wellbeing = Topic("wellbeing", partitions: 6)
+    /// The activity feed and its submissions. One partition: the feed is small and changes
+    /// rarely, and one order over all of it makes the topic's offsets the feed's revisions
+    /// (`GET /v1/activities/feed?since=`).
+    public static let activities = Topic("activities", partitions: 1)
 
     /// Every event topic, in a stable order. Dead-letter topics are derived from these.
     public static let all: [Topic] = [
         .households, .users, .feedback, .assistRequests, .assistEvents, .chores, .content,
         .reminders, .notifications, .calendar, .chats, .profile, .assistant, .tracking, .wellbeing,
+        .activities,
     ]
 
     public static func named(_ name: String) -> Topic? {

@@ -91,6 +91,15 @@ struct SafetyRuleCase: Sendable, CustomTestStringConvertible {
         // Wellbeing (a user's own check-in notes).
         .init("wellbeing.danger_to_self", "wellbeing", "I want to hurt myself tonight",
               nearMiss: "this deadline is killing me and I hurt myself at football"),
+        // Submissions to the public activity feed.
+        .init("activities.unsafe", "activities", ages: [], "let the kids light the candles for a birthday song",
+              nearMiss: "an adult lights the candles while the kids sing"),
+        .init("activities.medical_claim", "activities", ages: [], "a bedtime tea that cures anxiety",
+              nearMiss: "a bedtime tea and a chat about worries"),
+        .init("activities.spam", "activities", ages: [], "get the kit at www.craftkits.example with promo code FUN10",
+              nearMiss: "make a kit from old boxes, tape and paper"),
+        .init("activities.identifying", "activities", ages: [], "my son Tom Baker at Oakfield Primary loves this",
+              nearMiss: "my son loves this after primary school"),
     ]
 
     @Test(arguments: cases) func ruleFiresOnItsPositiveExample(_ rule: SafetyRuleCase) throws {
@@ -109,7 +118,7 @@ struct SafetyRuleCase: Sendable, CustomTestStringConvertible {
         let all = Set(Self.policy.domainNames.flatMap { Self.policy.ruleIds(domain: $0) })
         #expect(all.subtracting(covered).sorted() == [])
         #expect(covered.subtracting(all).sorted() == [])
-        #expect(Self.policy.domainNames == ["assistant", "chores", "meals", "routines", "wellbeing"])
+        #expect(Self.policy.domainNames == ["activities", "assistant", "chores", "meals", "routines", "wellbeing"])
     }
 
     @Test func ageGatesOnlyApplyInsideTheirAgeRange() {

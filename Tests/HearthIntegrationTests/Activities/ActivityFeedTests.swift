@@ -1,0 +1,267 @@
+import Foundation
+import HearthDomain
+import Testing
+
+/// A caller of the activity routes: a device's anonymous account (the seed's identity) or a
+/// signed-in user, by token.
+struct ActivityClient: Sendable {
+    let baseURL: URL
+    let token: String
+    var headers: [String: String] { ["Authorization": "Bearer \(token)"] }
+
+    static func device(_ gateway: ServiceProcess) async throws -> ActivityClient {
+        let reply = try await HTTPTestClient.postJSON(gateway.baseURL.appendingPathComponent("v1/auth/device"), ["device_id": UUID().uuidString])
+        guard reply.status == 200, let token = reply.json["jwt"] as? String else {
+            throw GatewaySignInFailed(status: reply.status, body: String(decoding: reply.body, as: UTF8.self))
+        }
+        return ActivityClient(baseURL: gateway.baseURL, token: token)
+    }
+
+    struct Feed: Decodable {
+        struct Item: Decodable {
+            var id: String
+            var withdrawn: Bool
+            var revision: Int64
+            var title: String?
+            var energy: String?
+            var source: String?
+        }
+        var activities: [Item]
+        var cursor: Int64
+        var etag: String
+    }
+
+    func feed(_ query: String = "", headers extra: [String: String] = [:]) async throws -> HTTPTestClient.Reply {
+        var components = URLComponents(url: baseURL.appendingPathComponent("v1/activities/feed"), resolvingAgainstBaseURL: false)!
+        if !query.isEmpty { components.percentEncodedQuery = query }
+        return try await HTTPTestClient.send("GET", components.url!, headers: headers.merging(extra) { _, new in new })
+    }
+
+    func submit(_ title: String, _ description: String, energy: String = "low", contexts: [String] = ["indoor"]) async throws -> HTTPTestClient.Reply {
+        try await HTTPTestClient.postJSON(
+            baseURL.appendingPathComponent("v1/activities/submissions"),
+            ["title": title, "description": description, "time_minutes": 15, "energy": energy, "contexts": contexts, "category": "play", "min_age": 3],
+            headers: headers)
+    }
+
+    func submission(_ id: String) async throws -> HTTPTestClient.Reply {
+        try await HTTPTestClient.send("GET", baseURL.appendingPathComponent("v1/activities/submissions/\(id)"), headers: headers)
+    }
+
+    /// Polls the submission until the pipeline (or an admin) decided it.
+    func decision(of id: String, timeout: Duration = .seconds(120)) async throws -> [String: Any] {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let reply = try await submission(id)
+            if reply.status == 200, let status = reply.json["status"] as? String, status != "pending" { return reply.json }
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        throw DecisionTimeout(submission: id)
+    }
+
+    struct DecisionTimeout: Error { let submission: String }
+}
+
+extension BackboneSuite {
+    /// Seed 001's feed end to end: the bundled library published by the embedding-worker, the feed
+    /// with its ETag, 304 and incremental `since`, submissions moderated by the pipeline in the
+    /// worker (approved, refused as unsafe, refused as a duplicate naming the library activity),
+    /// per-device limits, and an admin's withdrawal reaching a syncing client as a tombstone.
+    @Suite struct ActivityFeed {
+        static let adminName = "Activity Moderator"
+        static var adminId: String { UserIdentity.userId(provider: .dev, subject: UserIdentity.devSubject(forName: adminName)).uuidString.lowercased() }
+
+        static func stack<T>(worker extra: [String: String] = [:], _ body: (ServiceProcess) async throws -> T) async throws -> T {
+            try await ServiceProcess.with("gateway", environment: ["HEARTH_ADMIN_USER_IDS": adminId]) { gateway in
+                try await ServiceProcess.with("embedding-worker", environment: ["HEARTH_SEED_CONTENT": "true"].merging(extra) { _, new in new }) { _ in
+                    try await body(gateway)
+                }
+            }
+        }
+
+        /// The feed once the whole library is in it.
+        static func fullLibrary(_ client: ActivityClient) async throws -> ActivityClient.Feed {
+            let expected = try ActivityLibrary.bundled().entries.count
+            let deadline = ContinuousClock.now + .seconds(300)
+            while ContinuousClock.now < deadline {
+                let reply = try await client.feed()
+                if reply.status == 200, let feed = try? reply.decoded(ActivityClient.Feed.self), feed.activities.count >= expected { return feed }
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            throw ActivityClient.DecisionTimeout(submission: "library")
+        }
+
+        @Test func theFeedSyncsByETagAndSinceAndThePipelineDecidesSubmissions() async throws {
+            try await Self.stack { gateway in
+                let device = try await ActivityClient.device(gateway)
+                let library = try ActivityLibrary.bundled()
+                let first = try await Self.fullLibrary(device)
+                #expect(first.activities.count == library.entries.count)
+                #expect(Set(first.activities.map(\.id)) == Set(library.entries.map(\.id)))
+                #expect(first.activities.allSatisfy { $0.source == "library" && !$0.withdrawn })
+
+                // A strong ETag, stable across identical reads; a matching If-None-Match is a 304 with no body.
+                let read = try await device.feed()
+                let etag = try #require(read.header("ETag"))
+                #expect(etag == "\"\(first.etag)\"")
+                #expect(try await device.feed().header("ETag") == etag)
+                let notModified = try await device.feed(headers: ["If-None-Match": etag])
+                #expect(notModified.status == 304)
+                #expect(notModified.body.isEmpty)
+                #expect(notModified.header("ETag") == etag)
+                #expect(try await device.feed(headers: ["If-None-Match": "\"0-000000000000000000000000\""]).status == 200)
+
+                // Filters, and bad ones named.
+                let high = try await device.feed("energy=high&age=6").decoded(ActivityClient.Feed.self)
+                #expect(!high.activities.isEmpty && high.activities.allSatisfy { $0.energy == "high" })
+                #expect(high.activities.count < first.activities.count)
+                let bad = try await device.feed("energy=extreme")
+                #expect(bad.status == 400 && bad.errorField == "energy")
+                #expect(try await device.feed("colour=red").errorField == "colour")
+
+                // A clean, novel submission is approved by the pipeline and joins the feed.
+                let novel = try await device.submit(
+                    "Shadow puppet weather report", "Use a torch and your hands to act out tomorrow's weather on the wall: clouds drift, rain falls, the sun comes out, and everyone guesses which it is.")
+                #expect(novel.status == 202)
+                #expect(novel.json["status"] as? String == "pending")
+                let novelId = try #require(novel.json["submission_id"] as? String)
+                let approved = try await device.decision(of: novelId)
+                #expect(approved["status"] as? String == "approved", "\(approved)")
+                let communityId = try #require(approved["activity_id"] as? String)
+                #expect((approved["notes"] as? [String])?.isEmpty == false)
+
+                // The feed changed: a new ETag, and `since` the old cursor is exactly the new activity.
+                let afterApproval = try await device.feed().decoded(ActivityClient.Feed.self)
+                #expect(afterApproval.etag != first.etag)
+                #expect(afterApproval.activities.count == first.activities.count + 1)
+                #expect(try await device.feed(headers: ["If-None-Match": etag]).status == 200)
+                let delta = try await device.feed("since=\(first.etag)").decoded(ActivityClient.Feed.self)
+                #expect(delta.activities.map(\.id) == [communityId])
+                #expect(delta.activities.first?.source == "community")
+                #expect(delta.cursor == afterApproval.cursor)
+                #expect(try await device.feed("since=\(afterApproval.cursor)").decoded(ActivityClient.Feed.self).activities.isEmpty)
+
+                // Refusals, each with a note the author can read.
+                let unsafe = try await device.submit("Candle race", "Let the kids light the candles themselves and race to blow them all out before the song ends.")
+                let unsafeDecision = try await device.decision(of: try #require(unsafe.json["submission_id"] as? String))
+                #expect(unsafeDecision["status"] as? String == "rejected")
+                #expect(unsafeDecision["reason"] as? String == "unsafe")
+                #expect((unsafeDecision["notes"] as? [String])?.first?.isEmpty == false)
+                let original = try #require(library.entries.first { $0.content.timeMinutes == 5 })
+                let copy = try await device.submit(original.content.title, original.content.description)
+                let copyDecision = try await device.decision(of: try #require(copy.json["submission_id"] as? String))
+                #expect(copyDecision["status"] as? String == "rejected")
+                #expect(copyDecision["reason"] as? String == "duplicate")
+                #expect(copyDecision["nearest_activity_id"] as? String == original.id)
+                #expect((copyDecision["notes"] as? [String])?.first?.contains(original.content.title) == true)
+
+                // A submission is its author's: another device gets a 404.
+                let other = try await ActivityClient.device(gateway)
+                #expect(try await other.submission(novelId).status == 404)
+                #expect(try await device.submission(UUID().uuidString).status == 404)
+                #expect(try await device.submission("not-a-uuid").status == 400)
+
+                // Five a day per device: the sixth is a 429 with Retry-After; another device is not affected.
+                var laterIds: [(ActivityClient, String)] = []
+                for index in 4...5 {
+                    let reply = try await device.submit(
+                        "Kitchen band number \(index)", "Everyone picks a pot, a lid or a wooden spoon and plays along to one favourite song, loud then soft.")
+                    #expect(reply.status == 202)
+                    laterIds.append((device, try #require(reply.json["submission_id"] as? String)))
+                }
+                let sixth = try await device.submit("One too many", "A sixth idea on the same day, which the limit refuses until tomorrow comes round.")
+                #expect(sixth.status == 429)
+                #expect(Int(sixth.header("Retry-After") ?? "") ?? 0 > 0)
+                let otherDevice = try await other.submit("Sock puppet news desk", "Two sock puppets read out the family's news of the day, with a weather report from the cat.")
+                #expect(otherDevice.status == 202)
+                laterIds.append((other, try #require(otherDevice.json["submission_id"] as? String)))
+                // The second kitchen band is the first one again: a duplicate of an earlier submission.
+                var laterDecisions: [String] = []
+                for (author, id) in laterIds { laterDecisions.append(try await author.decision(of: id)["status"] as? String ?? "") }
+                #expect(laterDecisions == ["approved", "rejected", "approved"])
+
+                // Bad submissions are named by field.
+                let noTitle = try await HTTPTestClient.postJSON(
+                    gateway.baseURL.appendingPathComponent("v1/activities/submissions"),
+                    ["title": "", "description": "x", "time_minutes": 15, "energy": "low", "contexts": ["indoor"], "category": "play"], headers: other.headers)
+                #expect(noTitle.status == 400 && noTitle.errorField == "title")
+                let badTime = try await HTTPTestClient.postJSON(
+                    gateway.baseURL.appendingPathComponent("v1/activities/submissions"),
+                    ["title": "Time", "description": "A long enough description of the idea.", "time_minutes": 7, "energy": "low", "contexts": ["indoor"],
+                     "category": "play"], headers: other.headers)
+                #expect(badTime.errorField == "time_minutes")
+
+                // An admin withdraws the community activity: a syncing client gets a tombstone.
+                let beforeWithdrawal = try await device.feed().decoded(ActivityClient.Feed.self)
+                let admin = try await GatewayUser.signIn(gateway, name: Self.adminName)
+                let refused = try await HTTPTestClient.postJSON(
+                    gateway.baseURL.appendingPathComponent("v1/admin/activities/\(communityId)/withdraw"), ["reason": "test"], headers: ["Authorization": "Bearer \(device.token)"])
+                #expect(refused.status == 403)
+                let withdrawn = try await HTTPTestClient.postJSON(
+                    gateway.baseURL.appendingPathComponent("v1/admin/activities/\(communityId)/withdraw"), ["reason": "a parent reported it"], headers: admin.headers)
+                #expect(withdrawn.status == 200)
+                let token = try #require(withdrawn.json["position"] as? String)
+                let tombstones = try await device.feed("since=\(beforeWithdrawal.etag)", headers: ["X-Consistency-Token": token]).decoded(ActivityClient.Feed.self)
+                #expect(tombstones.activities.map(\.id) == [communityId])
+                #expect(tombstones.activities.first?.withdrawn == true)
+                #expect(tombstones.activities.first?.title == nil)
+                let full = try await device.feed().decoded(ActivityClient.Feed.self)
+                #expect(!full.activities.contains { $0.id == communityId })
+                #expect(try await HTTPTestClient.postJSON(
+                    gateway.baseURL.appendingPathComponent("v1/admin/activities/\(communityId)/withdraw"), ["reason": "again"], headers: admin.headers).status == 404)
+            }
+        }
+
+        /// With the hold threshold at 0 every clean submission waits for a person: the admin's
+        /// queue, approval into the feed, rejection with a reason, and no second decision.
+        @Test func heldSubmissionsWaitForAnAdmin() async throws {
+            try await Self.stack(worker: ["HEARTH_ACTIVITY_HOLD_SIMILARITY": "0"]) { gateway in
+                let device = try await ActivityClient.device(gateway)
+                let before = try await Self.fullLibrary(device)
+                let first = try await device.submit("Paper boat regatta", "Fold paper boats, name each one, and race them along the bath or a puddle with a straw to blow them along.")
+                let second = try await device.submit("Pillow fort post office", "Build a pillow fort, make it the post office and deliver drawings to everyone in the house by hand.")
+                let firstId = try #require(first.json["submission_id"] as? String)
+                let secondId = try #require(second.json["submission_id"] as? String)
+                #expect(try await device.decision(of: firstId)["status"] as? String == "held")
+                #expect(try await device.decision(of: secondId)["status"] as? String == "held")
+
+                let admin = try await GatewayUser.signIn(gateway, name: Self.adminName)
+                let queueURL = gateway.baseURL.appendingPathComponent("v1/admin/moderation")
+                #expect(try await HTTPTestClient.send("GET", queueURL, headers: ["Authorization": "Bearer \(device.token)"]).status == 403)
+                let queue = try await HTTPTestClient.send("GET", queueURL, headers: admin.headers)
+                #expect(queue.status == 200)
+                let held = (queue.json["submissions"] as? [[String: Any]]) ?? []
+                #expect(Set(held.compactMap { $0["submission_id"] as? String }) == [firstId, secondId])
+                #expect(held.allSatisfy { ($0["content"] as? [String: Any])?["title"] is String && $0["nearest_activity_id"] is String })
+                #expect(try await HTTPTestClient.send("GET", queueURL.appending(queryItems: [URLQueryItem(name: "status", value: "maybe")]), headers: admin.headers).errorField == "status")
+
+                let approve = try await HTTPTestClient.postJSON(queueURL.appendingPathComponent("\(firstId)/approve"), [:], headers: admin.headers)
+                #expect(approve.status == 200)
+                let activityId = try #require(approve.json["activity_id"] as? String)
+                let rejectWithoutReason = try await HTTPTestClient.postJSON(queueURL.appendingPathComponent("\(secondId)/reject"), [:], headers: admin.headers)
+                #expect(rejectWithoutReason.status == 400 && rejectWithoutReason.errorField == "reason")
+                let reject = try await HTTPTestClient.postJSON(
+                    queueURL.appendingPathComponent("\(secondId)/reject"), ["reason": "duplicate", "note": "We have a fort already."], headers: admin.headers)
+                #expect(reject.status == 200)
+
+                let approvedStatus = try await HTTPTestClient.send(
+                    "GET", gateway.baseURL.appendingPathComponent("v1/activities/submissions/\(firstId)"),
+                    headers: device.headers.merging(["X-Consistency-Token": try #require(approve.json["position"] as? String)]) { _, new in new })
+                #expect(approvedStatus.json["status"] as? String == "approved")
+                #expect(approvedStatus.json["activity_id"] as? String == activityId)
+                let token = try #require(reject.json["position"] as? String)
+                let rejected = try await HTTPTestClient.send(
+                    "GET", gateway.baseURL.appendingPathComponent("v1/activities/submissions/\(secondId)"), headers: device.headers.merging(["X-Consistency-Token": token]) { _, new in new })
+                #expect(rejected.json["status"] as? String == "rejected")
+                #expect(rejected.json["notes"] as? [String] == ["We have a fort already."])
+                let again = try await HTTPTestClient.postJSON(queueURL.appendingPathComponent("\(secondId)/approve"), [:], headers: admin.headers)
+                #expect(again.status == 409)
+                #expect(try await HTTPTestClient.postJSON(queueURL.appendingPathComponent("\(UUID().uuidString)/approve"), [:], headers: admin.headers).status == 404)
+
+                let delta = try await device.feed("since=\(before.cursor)", headers: ["X-Consistency-Token": try #require(approve.json["position"] as? String)])
+                    .decoded(ActivityClient.Feed.self)
+                #expect(delta.activities.map(\.id) == [activityId])
+            }
+        }
+    }
+}
