@@ -125,6 +125,13 @@ struct ExportSection: Sendable {
                 SELECT feedback_id, run_id, signal, comment, payload, given_at FROM feedback WHERE user_id = \($0)) f
             """
         },
+        ExportSection(file: "activity_submissions.json", description: "The activities you submitted to the public feed, and what moderation decided.") {
+            """
+            SELECT coalesce(json_agg(s ORDER BY s.submitted_at, s.submission_id), '[]')::text FROM (
+                SELECT submission_id, content, status, reason, note, activity_id, submitted_at, decided_at
+                FROM activity_submissions WHERE author_id = \($0)) s
+            """
+        },
         ExportSection(file: "usage.json", description: "Your assistant usage per month, and the model calls of your runs.") {
             """
             SELECT json_build_object(

@@ -61,7 +61,7 @@ public struct ActivitySubmissionScreen: Sendable {
     /// The rules catch the unsafe ways to do these; this catches the ways nobody wrote a rule for.
     static let cautionTopics: [(topic: String, pattern: NSRegularExpression)] = [
         ("sharp_tools", #"\b(?:knife|knives|blades?|axes?|hatchets?|saws?|scissors|razors?|pocket ?knife)\b"#),
-        ("fire", #"\b(?:fires?|flames?|candles?|matches|lighters?|bonfires?|fireworks?|sparklers?|barbecues?|bbq)\b"#),
+        ("fire", #"\b(?:(?<!-)fires?|flames?|candles?|matches|lighters?|bonfires?|fireworks?|sparklers?|barbecues?|bbq)\b"#),
         ("water", #"\b(?:ponds?|rivers?|lakes?|canals?|reservoirs?|quarry|swimming|ice|frozen)\b"#),
         ("heights", #"\b(?:cliffs?|roofs?|ladders?|balcon(?:y|ies)|trampolines?|tightrope)\b"#),
         ("dares", #"\b(?:dares?|challenges?|boxing|wrestl\w*|fights?|fighting)\b"#),

@@ -93,6 +93,10 @@ extension BackboneSuite {
                 "GET /v1/households/{id}/coaches": .hidden,
                 "PUT /v1/households/{id}/coaches/{coach_id}/scope": .hidden,
                 "DELETE /v1/households/{id}/coaches/{coach_id}": .hidden,
+                "GET /v1/activities/submissions/{id}": .hidden,
+                "POST /v1/admin/moderation/{id}/approve": .forbiddenRole,
+                "POST /v1/admin/moderation/{id}/reject": .forbiddenRole,
+                "POST /v1/admin/activities/{id}/withdraw": .forbiddenRole,
             ]
             for route in [
                 "GET /v1/children/{id}", "GET /v1/children/{id}/timeline", "GET /v1/children/{id}/changes", "GET /v1/children/{id}/stats",
@@ -136,6 +140,8 @@ extension BackboneSuite {
             case "/v1/children/{id}/check-ins/{check_in_id}": return ["reaction": "none"]
             case "/v1/children/{id}/imports/{iid}/suggestions/{n}": return ["accepted": true]
             case "/v1/children/{id}/feeds": return ["method": "bottle", "amount": 100, "unit": "ml"]
+            case "/v1/admin/moderation/{id}/reject": return ["reason": "spam"]
+            case "/v1/admin/activities/{id}/withdraw": return ["reason": "taken over"]
             case "/v1/children/{id}/feeds/{log_id}": return ["amount": 120]
             default: return [:]
             }
@@ -210,6 +216,10 @@ extension BackboneSuite {
                 #expect(try await HTTPTestClient.postJSON(url("/v1/devices"), ["platform": "ios", "token": deviceToken], headers: alice.headers).status == 202)
                 let export = try await HTTPTestClient.send("POST", url("/v1/me/export"), headers: alice.headers)
                 let checkIn = try await HTTPTestClient.postJSON(url("/v1/wellbeing/checkins"), ["mood": 6, "urge_level": 3], headers: alice.headers)
+                let submission = try await HTTPTestClient.postJSON(
+                    url("/v1/activities/submissions"),
+                    ["title": "Matrix walk", "description": "A walk round the block counting red doors and blue cars.", "time_minutes": 15, "energy": "low",
+                     "contexts": ["outdoor"], "category": "nature"], headers: alice.headers)
                 let asked = try await HTTPTestClient.postJSON(
                     url("/v1/assistant/messages"), ["text": "Remind me tomorrow at 7am to pack swim bags", "time_zone": "Europe/London"],
                     headers: alice.headers(["Accept": "application/x-ndjson"]))
@@ -226,7 +236,7 @@ extension BackboneSuite {
                         .contains { $0["fact_id"] as? String == factId.uuidString.lowercased() }
                 }
                 #expect(factProjected)
-                for (name, reply) in [("feed", feed), ("reminder", reminder), ("check-in", checkIn), ("webhook", webhook), ("export", export), ("event", event)] {
+                for (name, reply) in [("feed", feed), ("reminder", reminder), ("check-in", checkIn), ("submission", submission), ("webhook", webhook), ("export", export), ("event", event)] {
                     #expect((200..<300).contains(reply.status), "\(name): \(reply.status) \(reply.text)")
                 }
                 let found: [String: String?] = [
@@ -236,6 +246,7 @@ extension BackboneSuite {
                     "reminder": reminder.json["reminder_id"] as? String, "webhook": webhook.json["webhook_id"] as? String,
                     "export": export.json["export_id"] as? String, "checkin": (checkIn.json["checkin"] as? [String: Any])?["checkin_id"] as? String,
                     "run_id": asked.header("X-Run-Id"), "conversation": asked.header("X-Conversation-Id"), "action": action?["action_id"] as? String,
+                    "submission": submission.json["submission_id"] as? String,
                 ]
                 for (name, value) in found { #expect(value != nil, "no \(name) for the matrix") }
                 // The notifier has the reminder and the device: an intruder's cancel meets their owner.
@@ -267,6 +278,7 @@ extension BackboneSuite {
                         case template.hasPrefix("/v1/webhooks/"): return ["id": real("webhook")]
                         case template.hasPrefix("/v1/me/export/"): return ["id": real("export")]
                         case template.hasPrefix("/v1/wellbeing/checkins/"): return ["id": real("checkin")]
+                        case template.hasPrefix("/v1/activities/submissions/"): return ["id": real("submission")]
                         case template.hasPrefix("/v1/assistant/conversations/"): return ["id": real("conversation")]
                         case template.hasPrefix("/v1/assistant/actions/"): return ["id": real("action")]
                         case template.hasPrefix("/v1/profile/facts/"): return ["id": factId.uuidString.lowercased()]

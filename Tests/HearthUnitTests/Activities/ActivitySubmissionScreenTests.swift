@@ -1,5 +1,5 @@
 import Foundation
-import HearthAssist
+@testable import HearthAssist
 import HearthDomain
 import HearthEvents
 import Testing
@@ -32,12 +32,32 @@ import Testing
         #expect(!finding.note.contains(title))
     }
 
-    /// The library is what families should be able to send: none of it may be refused.
-    @Test func noActivityOfTheLibraryIsRefused() throws {
+    /// The library is what families should be able to send: none of it may be refused, and few
+    /// held for a person (what needs care: the knives of a cooking activity, a pond).
+    @Test func noActivityOfTheLibraryIsRefusedAndFewAreHeld() throws {
         let library = try ActivityLibrary.bundled()
         #expect(library.entries.count >= 150)
-        let refused = library.entries.compactMap { entry in Self.screen.screen(entry.content).map { "\(entry.id): \($0.ruleId)" } }
-        #expect(refused == [])
+        let findings = library.entries.compactMap { entry in Self.screen.screen(entry.content).map { (entry.id, $0) } }
+        #expect(findings.filter { $0.1.reason != nil }.map { "\($0.0): \($0.1.ruleId)" } == [])
+        #expect(findings.count <= library.entries.count / 10, "\(findings.map { "\($0.0): \($0.1.ruleId)" })")
+    }
+
+    @Test(arguments: [
+        ("Whittling", "Carve spoons from green wood with a knife, sitting down, blade away from you."),
+        ("Bonfire tales", "Tell stories round the bonfire once it has burned down to embers."),
+        ("Pond dipping", "Use a net to see what lives in the pond, lying on the bank."),
+    ])
+    func aTopicThatNeedsCareIsHeldNotRefused(title: String, description: String) {
+        let finding = Self.screen.screen(Self.content(title, description))
+        #expect(finding != nil && finding?.reason == nil, "\(String(describing: finding))")
+        #expect(ActivityModerationDecision.decide(finding: finding, nearest: nil, thresholds: .measured).decision == "held")
+    }
+
+    @Test func gibberishIsToldFromLongEnglishWords() {
+        for word in ["asdfgh", "zxqv", "mmmph", "qwerty"] { #expect(ActivitySubmissionScreen.isUnpronounceable(word), "\(word)") }
+        for word in ["birthday", "strengths", "nightstand", "catchphrase", "rhythm", "queen", "lengths"] {
+            #expect(!ActivitySubmissionScreen.isUnpronounceable(word), "\(word)")
+        }
     }
 
     @Test func theDecisionWeighsTheFindingThenTheNearestNeighbour() {

@@ -13,7 +13,7 @@ import Testing
 
     @Test func embeddingProjectionsTakeSmallBatchesAndOthersTheDefault() throws {
         let settings = try ServiceSettings.load(service: "test", defaultPort: 0, environment: EnvironmentReader(ServiceSettingsFixture.production))
-        #expect(embedding.map { settings.projectionOptions(for: $0).maxBatchSize } == [32, 32])
+        #expect(embedding.map { settings.projectionOptions(for: $0).maxBatchSize } == [32, 32, 32])
         #expect(households.allSatisfy { settings.projectionOptions(for: $0).maxBatchSize == 1000 })
     }
 
