@@ -403,8 +403,9 @@ def cmd_note(args):
     return 0
 
 
-def run_wrk(url, conc, duration, method="GET", body=None, token=None, vary=False):
-    env = dict(os.environ, BENCH_METHOD=method, BENCH_BODY=body or "", BENCH_TOKEN=token or "", BENCH_VARY_QUERY="1" if vary else "")
+def run_wrk(url, conc, duration, method="GET", body=None, token=None, vary=False, header=None):
+    env = dict(os.environ, BENCH_METHOD=method, BENCH_BODY=body or "", BENCH_TOKEN=token or "", BENCH_VARY_QUERY="1" if vary else "",
+               BENCH_HEADER=header or "")
     cmd = ["wrk", f"-t{min(2, conc)}", f"-c{conc}", f"-d{duration}s", "--timeout", "10s", "--latency", "-s", WRK_LUA, url]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=duration + 60)
     m = re.search(r"^BENCH_JSON (\{.*\})$", out.stdout, re.MULTILINE)
@@ -481,6 +482,31 @@ def cmd_http(args):
                 log(f"  {r['ok_rps']} req/s, p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, non-2xx {r['non_2xx']}")
                 if who == "hearth":
                     wait_quiet(sql)  # let Hearth's projections drain before the next run
+
+    # The activity feed (seed 001; the peer has none): a client that has the current answer sends
+    # its ETag and gets a 304, one that has not gets the whole feed (200, every activity).
+    feed_url = args.hearth + "/v1/activities/feed"
+    etag = None
+    for _ in range(120):  # the embedding-worker publishes the library at start-up
+        try:
+            status, raw = http(feed_url, token=args.token, timeout=30)
+            if status == 200 and len(json.loads(raw).get("activities", [])) >= 150:
+                etag = '"' + json.loads(raw)["etag"] + '"'
+                break
+        except (OSError, ValueError):
+            pass
+        time.sleep(1)
+    if etag is None:
+        results["activity_feed_304"] = results["activity_feed_200"] = {"hearth": {}, "peer": {}, "hearth_unavailable": "no library in the feed"}
+    else:
+        for name, header in (("activity_feed_304", f"If-None-Match: {etag}"), ("activity_feed_200", None)):
+            results[name] = {"hearth": {}, "peer": {}}
+            log(f"{name}: warm-up hearth ({args.warmup} s)")
+            run_wrk(feed_url, 16, args.warmup, "GET", None, args.token, False, header)
+            for c in conc:
+                log(f"{name}: hearth at concurrency {c} ({args.duration} s)")
+                r = results[name]["hearth"][str(c)] = run_wrk(feed_url, c, args.duration, "GET", None, args.token, False, header)
+                log(f"  {r['ok_rps']} req/s, p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, non-2xx {r['non_2xx']}")
     sql.close()
     return results
 
@@ -776,6 +802,21 @@ def cmd_report(args):
             pcols = (f"{fmt(pr['ok_rps'], 0):>10} {fmt(pr['p50_ms'], 2):>8} {fmt(pr['p99_ms'], 2):>8}" if pr else f"{'—':>10} {'':>8} {'':>8}")
             ratio = f"{hr['ok_rps'] / pr['ok_rps']:.1f}×" if hr and pr and pr["ok_rps"] else "—"
             p(f"{call:<18}{c:>5} | {hcols} | {pcols} | {ratio:>7}  ≥ {targets[call]:.0f}× peer req/s")
+    feed_targets = {"activity_feed_304": 0.8, "activity_feed_200": 0.3}
+    for call in ("activity_feed_304", "activity_feed_200"):
+        r = h.get(call)
+        if r is None:
+            continue
+        for c, hr in sorted(r.get("hearth", {}).items(), key=lambda kv: int(kv[0])) or [("—", None)]:
+            base = h.get("household_read", {}).get("hearth", {}).get(c)
+            if hr:
+                hcols = f"{fmt(hr['ok_rps'], 0):>12} {fmt(hr['p50_ms'], 2):>8} {fmt(hr['p99_ms'], 2):>8}"
+            else:
+                hcols = f"{'not available (' + r.get('hearth_unavailable', '?') + ')':>30}"
+            ratio = f"{hr['ok_rps'] / base['ok_rps']:.2f}×" if hr and base and base["ok_rps"] else "—"
+            p(f"{call:<18}{c:>5} | {hcols} | {'no peer':>10} {'':>8} {'':>8} | {ratio:>7}  ≥ {feed_targets[call]:.1f}× Hearth's household_read")
+    p("  (activity_feed_304 sends the current ETag as If-None-Match: 304, no body; activity_feed_200 reads the whole")
+    p("   feed of 160 activities; both are answered from memory until the activities projection commits)")
     p("  (household_read repeats one read with no writes meanwhile: Hearth answers it from its household cache,")
     p("   valid until a households/users projection commits; the peer queries Postgres every time)")
     p("  (req/s counts 2xx answers only; upsert = update of the bench user's one household, whose 200 on Hearth")

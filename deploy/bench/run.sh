@@ -186,6 +186,8 @@ for name in "${HEARTH_SERVICES[@]}"; do
     export HEARTH_RATE_LIMIT_PER_MIN=10000000 HEARTH_AUTH_RATE_LIMIT_PER_MIN=10000000
     # the seed's 10 assist runs per user and month would turn the stream runs into quota_exceeded
     export HEARTH_MONTHLY_QUOTA=1000000
+    # one bench token reads the activity feed thousands of times a second
+    export HEARTH_ACTIVITY_FEED_POLLS_PER_MIN=10000000
     # the bench signs in once and sends that access token for the whole run (longer than 15 minutes)
     export HEARTH_ACCESS_TOKEN_SECONDS=86400
     exec setsid "$BIN/$name"

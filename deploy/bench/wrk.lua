@@ -1,6 +1,6 @@
 -- wrk script of `make bench` (deploy/bench/driver.py runs wrk with it).
 -- Environment: BENCH_METHOD (GET), BENCH_BODY (JSON body, optional), BENCH_TOKEN (bearer token,
--- optional), BENCH_VARY_QUERY (1: append "%20<n>" to the path's `q` parameter, n new on every
+-- optional), BENCH_HEADER (one more request header, `Name: value`, optional), BENCH_VARY_QUERY (1: append "%20<n>" to the path's `q` parameter, n new on every
 -- request, so no two requests ask the same query). When wrk is done, one line `BENCH_JSON {...}`
 -- carries the counts and the latency distribution (microseconds) for the driver to parse.
 local method = os.getenv("BENCH_METHOD") or "GET"
@@ -14,6 +14,11 @@ if body ~= "" then
 end
 if token ~= "" then
   wrk.headers["Authorization"] = "Bearer " .. token
+end
+local header = os.getenv("BENCH_HEADER") or ""
+if header ~= "" then
+  local name, value = header:match("^([^:]+):%s*(.*)$")
+  if name then wrk.headers[name] = value end
 end
 
 if os.getenv("BENCH_VARY_QUERY") == "1" then
