@@ -1,4 +1,5 @@
 import Foundation
+import HearthAssist
 import HearthDomain
 import HearthKafka
 import HearthKnowledge
@@ -37,6 +38,7 @@ struct GatewayAPI: Sendable {
     let exportWorker: PeriodicService
     let feedback: FeedbackRoutes
     let activities: ActivityRoutes
+    let consentRoutes: ConsentRoutes
     let activityModeration: ActivityModerationRoutes
     let admin: AdminRoutes
     let assist: AssistAPI
@@ -88,6 +90,8 @@ struct GatewayAPI: Sendable {
             "admins": "\(settings.adminUserIds.count)",
         ])
         let search = try SearchRoutes.make(host: host)
+        let activityFeed = ActivityFeed(client: host.postgres, changes: host.readModelChanges, capacity: settings.householdReadCache, logger: logger)
+        let consents = ConsentReadModel(client: host.postgres)
         let assist = try AssistAPI.make(
             host: host, settings: settings.assist, admins: settings.adminUserIds, membership: membership, consistency: consistency, streams: streams)
         return GatewayAPI(
@@ -137,10 +141,14 @@ struct GatewayAPI: Sendable {
             exportWorker: ExportWorker(client: host.postgres, logger: logger).service(every: .seconds(1)),
             feedback: FeedbackRoutes(publisher: host.publisher, membership: membership, client: host.postgres),
             activities: ActivityRoutes(
-                feed: ActivityFeed(client: host.postgres, changes: host.readModelChanges, capacity: settings.householdReadCache, logger: logger),
-                publisher: host.publisher, client: host.postgres, consistency: consistency,
+                feed: activityFeed, publisher: host.publisher, client: host.postgres, consistency: consistency,
                 allowance: ActivityDailyAllowance(client: host.postgres, logger: logger), submissionsPerDay: settings.activitySubmissionsPerDay,
-                feedPolls: FixedWindowRateLimit(limit: settings.activityFeedPollsPerMinute), ledger: rateLimitLedger),
+                feedPolls: FixedWindowRateLimit(limit: settings.activityFeedPollsPerMinute), ledger: rateLimitLedger,
+                ideas: ActivityIdeaWriter(
+                    feed: activityFeed, embeddings: search.search.provider, router: settings.activityIdeasRouter,
+                    screen: ActivitySubmissionScreen(policy: try SafetyPolicy.load()), logger: logger),
+                ideasPerDay: settings.activityIdeasPerDay, consents: consents),
+            consentRoutes: ConsentRoutes(publisher: host.publisher, consents: consents, consistency: consistency),
             activityModeration: ActivityModerationRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
             assist: assist,
@@ -195,6 +203,7 @@ struct GatewayAPI: Sendable {
         exports.register(on: authenticated)
         feedback.register(on: authenticated)
         activities.register(on: authenticated)
+        consentRoutes.register(on: authenticated)
         let adminOnly = authenticated.group("admin").add(middleware: AdminOnly(admins: settings.adminUserIds))
         admin.register(on: adminOnly)
         activityModeration.register(on: adminOnly)

@@ -12,6 +12,7 @@ import PostgresNIO
 struct ActivityDailyAllowance: Sendable {
     enum Action: String, Sendable {
         case submission
+        case idea
     }
 
     let client: PostgresClient

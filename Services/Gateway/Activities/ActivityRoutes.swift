@@ -21,6 +21,9 @@ struct ActivityRoutes: Sendable {
     let submissionsPerDay: Int
     let feedPolls: FixedWindowRateLimit
     let ledger: RateLimitLedger
+    let ideas: ActivityIdeaWriter
+    let ideasPerDay: Int
+    let consents: ConsentReadModel
 
     static let readProjections: [Topic: [String]] = [.activities: [ActivitiesProjection().name]]
 
@@ -31,6 +34,24 @@ struct ActivityRoutes: Sendable {
             EditedResponse(status: .accepted, response: try await submit(request, context: context))
         }
         group.get("submissions/{id}") { request, context in try await submission(request, context: context) }
+        group.post("llm/ideas") { request, context in try await writeIdeas(request, context: context) }
+    }
+
+    // MARK: Ideas
+
+    /// Only with the caller's consent to cloud AI on record (403 `consent_required`): the seed's
+    /// client asks before it calls. Counted per device and day.
+    func writeIdeas(_ request: Request, context: HearthRequestContext) async throws -> ActivityIdeaWriter.Ideas {
+        let user = try context.authenticatedUser()
+        let body = try await JSONRequestBody.decode(ActivityIdeasRequest.self, from: request, context: context).validated()
+        try await consistency.wait(for: try consistency.pendingRead(in: request, projections: ConsentRoutes.readProjections, writtenBy: "PUT /v1/me/consents"))
+        guard try await consents.consents(of: user, context: context).cloudAI else {
+            throw APIError(.forbidden, code: "consent_required", message: "ideas need your consent to cloud AI: PUT /v1/me/consents {\"cloud_ai\": true}")
+        }
+        try await allowance.admit(.idea, for: user, limit: ideasPerDay)
+        let written = try await ideas.ideas(for: body, user: user)
+        context.logger.info("activity ideas written", metadata: ["by": "\(written.writtenBy)", "ideas": "\(written.ideas.count)"])
+        return written
     }
 
     // MARK: Feed

@@ -59,6 +59,11 @@ public struct GatewaySettings: Sendable {
     /// (`HEARTH_ACTIVITY_SUBMISSIONS_PER_DAY`) and feed reads a minute (`HEARTH_ACTIVITY_FEED_POLLS_PER_MIN`).
     var activitySubmissionsPerDay: Int
     var activityFeedPollsPerMinute: Int
+    /// Idea requests a device (account) may make a UTC day (`HEARTH_ACTIVITY_IDEAS_PER_DAY`), and
+    /// who writes them (`HEARTH_ACTIVITY_IDEAS_WRITER`): nil for the library, or the router whose
+    /// synthesis chain does, the library behind it.
+    var activityIdeasPerDay: Int
+    var activityIdeasRouter: ModelRouter?
     /// `POST /v1/auth/dev` exists only in dev and test.
     var devSignInEnabled: Bool
     var runDirectory: String
@@ -134,6 +139,8 @@ public struct GatewaySettings: Sendable {
             wellbeingScheduleInterval: .seconds(try environment.int("HEARTH_WELLBEING_SCHEDULE_SECONDS", default: 300, range: 1...86_400)),
             activitySubmissionsPerDay: try environment.int("HEARTH_ACTIVITY_SUBMISSIONS_PER_DAY", default: 5, range: 0...1_000_000),
             activityFeedPollsPerMinute: try environment.int("HEARTH_ACTIVITY_FEED_POLLS_PER_MIN", default: 60, range: 1...10_000_000),
+            activityIdeasPerDay: try environment.int("HEARTH_ACTIVITY_IDEAS_PER_DAY", default: 20, range: 0...1_000_000),
+            activityIdeasRouter: try ActivityIdeasWriterSelection.router(environment, logger: Logger(label: "hearth.activities")),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,
             isProduction: service.mode == .production)

@@ -113,10 +113,16 @@ struct ExportSection: Sendable {
                 SELECT reminder_id, title, body, due_at, urgent, channels, source, status FROM reminders WHERE user_id = \($0)) r
             """
         },
-        ExportSection(file: "consents.json", description: "What you agreed to be sent, and when not: notification channels and quiet hours.") {
+        ExportSection(
+            file: "consents.json",
+            description: "What you agreed to be sent, and when not: notification channels and quiet hours, and whether your words may go to a cloud AI provider."
+        ) {
             """
-            SELECT coalesce((SELECT row_to_json(s) FROM (
-                SELECT time_zone, quiet_hours_start, quiet_hours_end, channels, updated_at FROM notification_settings WHERE user_id = \($0)) s), '{}')::text
+            SELECT json_build_object(
+                'notifications', coalesce((SELECT row_to_json(s) FROM (
+                    SELECT time_zone, quiet_hours_start, quiet_hours_end, channels, updated_at FROM notification_settings WHERE user_id = \($0)) s), '{}'),
+                'cloud_ai', coalesce((SELECT cloud_ai_consent FROM users WHERE user_id = \($0)), false),
+                'cloud_ai_updated_at', (SELECT consents_updated_at FROM users WHERE user_id = \($0)))::text
             """
         },
         ExportSection(file: "feedback.json", description: "The ratings and comments you gave the assistant.") {

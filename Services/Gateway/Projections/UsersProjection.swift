@@ -108,6 +108,13 @@ public struct UsersProjection: Projection {
                         updated_at = \(occurredAt), last_event_id = \(eventId)
                     WHERE user_id = \(requested.userId) AND erased_at IS NULL
                     """, logger: logger)
+            case let consents as UserConsentsUpdated:
+                try await connection.query(
+                    """
+                    UPDATE users SET cloud_ai_consent = \(consents.cloudAI), consents_updated_at = \(occurredAt), updated_at = \(occurredAt),
+                        last_event_id = \(eventId)
+                    WHERE user_id = \(consents.userId) AND erased_at IS NULL
+                    """, logger: logger)
             case let cancelled as UserDeletionCancelled:
                 try await connection.query(
                     """
@@ -120,7 +127,7 @@ public struct UsersProjection: Projection {
                 try await connection.query(
                     """
                     UPDATE users SET provider = NULL, subject = NULL, display_name = NULL, locale = NULL, time_zone = NULL,
-                        erased_at = \(occurredAt), updated_at = \(occurredAt), last_event_id = \(eventId)
+                        cloud_ai_consent = false, consents_updated_at = NULL, erased_at = \(occurredAt), updated_at = \(occurredAt), last_event_id = \(eventId)
                     WHERE user_id = \(erased.userId)
                     """, logger: logger)
                 let removed = try await connection.query(

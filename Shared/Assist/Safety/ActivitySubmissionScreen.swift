@@ -32,7 +32,7 @@ public struct ActivitySubmissionScreen: Sendable {
         "The feed is public, so it can't carry contact details (an e-mail address, a phone number or a street address). Please send the activity without them."
     static let spamNote = "That reads as advertising or noise rather than an activity, so it can't go into the public feed."
 
-    let policy: SafetyPolicy
+    public let policy: SafetyPolicy
 
     public init(policy: SafetyPolicy) {
         self.policy = policy

@@ -217,6 +217,7 @@ extension EventCatalogue {
             UserDeletionCancelled.self,
             UserErased.self,
             UserExportRequested.self,
+            UserConsentsUpdated.self,
             FeedbackGiven.self,
             AssistRequested.self,
             AssistRunStarted.self,

@@ -373,3 +373,29 @@ public struct UserExportRequested: EventPayload {
         self.householdId = householdId
     }
 }
+
+/// `user.consents_updated` v1: what the user agreed to, as a whole (`PUT /v1/me/consents`).
+/// `cloud_ai`: their words may go to a cloud model provider (activity ideas); without it, Hearth
+/// answers from its own content or refuses. A yes/no about the user is no secret of theirs (the
+/// same flag is in every request's authorization), so nothing is sealed.
+public struct UserConsentsUpdated: EventPayload {
+    public static let eventType = "user.consents_updated"
+    public static let version = 1
+    public static let topic = Topic.users
+    public static let privacy = PayloadPrivacy(personal: [:], notPersonal: ["user_id", "cloud_ai"])
+
+    public var userId: UUID
+    public var cloudAI: Bool
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case cloudAI = "cloud_ai"
+    }
+
+    public init(userId: UUID, cloudAI: Bool) {
+        self.userId = userId
+        self.cloudAI = cloudAI
+    }
+}

@@ -265,3 +265,74 @@ extension BackboneSuite {
         }
     }
 }
+
+extension BackboneSuite.ActivityFeed {
+    /// Ideas only with the caller's consent to cloud AI on record; the model (a local fake of
+    /// OpenAI's API) gets the request with the prompt's personal details redacted, its unsafe idea
+    /// is dropped; a reply with no usable idea is answered from the library, nearest to the prompt
+    /// among the activities that fit the tags.
+    @Test func ideasNeedConsentReachTheModelRedactedAndFallBackToTheLibrary() async throws {
+        let ideas = #"{"ideas":[{"title":"Blanket picnic story","description":"Spread a blanket on the floor, share a snack and make up a story one sentence each.","#
+            + #""time_minutes":15,"energy":"low","contexts":["indoor"],"category":"connection"},"#
+            + #"{"title":"Candle race","description":"Let the kids light the candles themselves and race to blow them out.","#
+            + #""time_minutes":5,"energy":"high","contexts":["indoor"],"category":"play"}]}"#
+        let server = FakeModelServer(["/v1/chat/completions": [
+            .stream(ModelWire.openAI(["Here you go: " + ideas], prompt: 200, completion: 120)),
+            .stream(ModelWire.openAI(["Sorry, I can't think of anything."], prompt: 200, completion: 10)),
+        ]])
+        try await server.serve { base, _ in
+            let environment = [
+                "HEARTH_ACTIVITY_IDEAS_WRITER": "model", "HEARTH_MODEL_CHAIN_SYNTHESIS": "openai:gpt-4o-mini", "HEARTH_OPENAI_API_KEY": "sk-test-ideas",
+                "HEARTH_OPENAI_BASE_URL": base, "HEARTH_ADMIN_USER_IDS": Self.adminId,
+            ]
+            try await ServiceProcess.with("gateway", environment: environment) { gateway in
+                try await ServiceProcess.with("embedding-worker", environment: ["HEARTH_SEED_CONTENT": "true"]) { _ in
+                    let device = try await ActivityClient.device(gateway)
+                    _ = try await Self.fullLibrary(device)
+                    let ideasURL = gateway.baseURL.appendingPathComponent("v1/activities/llm/ideas")
+                    let asking: [String: Any] = [
+                        "energy": "low", "context": "indoor", "ages": [4, 7],
+                        "prompt": "a quiet rainy afternoon; my email is ada.lovelace@example.org and my number is +44 20 7946 0958",
+                    ]
+                    let refused = try await HTTPTestClient.postJSON(ideasURL, asking, headers: device.headers)
+                    #expect(refused.status == 403 && refused.errorCode == "consent_required", "\(refused.text)")
+                    #expect(await server.requests(to: "/v1/chat/completions").isEmpty, "nothing reaches a model without consent")
+
+                    let consentURL = gateway.baseURL.appendingPathComponent("v1/me/consents")
+                    let given = try await HTTPTestClient.send("PUT", consentURL, body: try JSONSerialization.data(withJSONObject: ["cloud_ai": true]), headers: device.headers)
+                    #expect(given.status == 200, "\(given.text)")
+                    let token = try #require(given.json["position"] as? String)
+                    let read = try await HTTPTestClient.send("GET", consentURL, headers: device.headers.merging(["X-Consistency-Token": token]) { _, new in new })
+                    #expect(read.json["cloud_ai"] as? Bool == true)
+                    let badConsent = try await HTTPTestClient.send("PUT", consentURL, body: try JSONSerialization.data(withJSONObject: ["cloud_ai": "yes"]), headers: device.headers)
+                    #expect(badConsent.status == 400 && badConsent.errorField == "cloud_ai", "\(badConsent.text)")
+
+                    let written = try await HTTPTestClient.postJSON(ideasURL, asking, headers: device.headers.merging(["X-Consistency-Token": token]) { _, new in new })
+                    #expect(written.status == 200, "\(written.text)")
+                    #expect(written.json["written_by"] as? String == "openai:gpt-4o-mini")
+                    let modelIdeas = written.json["ideas"] as? [[String: Any]] ?? []
+                    #expect(modelIdeas.compactMap { $0["title"] as? String } == ["Blanket picnic story"], "the unsafe idea is dropped")
+
+                    let requests = await server.requests(to: "/v1/chat/completions")
+                    #expect(requests.count == 1)
+                    let sent = requests.map { "\($0.body)" }.joined()
+                    #expect(sent.contains("a quiet rainy afternoon") && sent.contains("[email]") && sent.contains("[phone]"), "\(sent.prefix(2000))")
+                    #expect(!sent.contains("ada.lovelace") && !sent.contains("7946"), "the prompt reaches the model redacted")
+
+                    // No usable idea in the reply: the library answers, what fits the tags, nearest to the prompt.
+                    let fallback = try await HTTPTestClient.postJSON(
+                        ideasURL, ["context": "bedtime", "prompt": "winding down quietly before sleep"], headers: device.headers)
+                    #expect(fallback.json["written_by"] as? String == "library", "\(fallback.text)")
+                    let libraryIdeas = fallback.json["ideas"] as? [[String: Any]] ?? []
+                    #expect(libraryIdeas.count == 5)
+                    #expect(libraryIdeas.allSatisfy { ($0["contexts"] as? [String])?.contains("bedtime") == true && $0["activity_id"] is String })
+                    let scores = libraryIdeas.compactMap { $0["similarity"] as? Double }
+                    #expect(scores == scores.sorted(by: >) && scores.count == 5)
+
+                    let badAges = try await HTTPTestClient.postJSON(ideasURL, ["ages": [-1]], headers: device.headers)
+                    #expect(badAges.status == 400 && badAges.errorField == "ages")
+                }
+            }
+        }
+    }
+}
