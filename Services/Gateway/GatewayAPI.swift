@@ -39,6 +39,7 @@ struct GatewayAPI: Sendable {
     let feedback: FeedbackRoutes
     let activities: ActivityRoutes
     let consentRoutes: ConsentRoutes
+    let activityJournal: ActivityJournalRoutes
     let activityModeration: ActivityModerationRoutes
     let admin: AdminRoutes
     let assist: AssistAPI
@@ -149,6 +150,7 @@ struct GatewayAPI: Sendable {
                     screen: ActivitySubmissionScreen(policy: try SafetyPolicy.load()), logger: logger),
                 ideasPerDay: settings.activityIdeasPerDay, consents: consents),
             consentRoutes: ConsentRoutes(publisher: host.publisher, consents: consents, consistency: consistency),
+            activityJournal: ActivityJournalRoutes(feed: activityFeed, publisher: host.publisher, client: host.postgres, consistency: consistency),
             activityModeration: ActivityModerationRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
             assist: assist,
@@ -204,6 +206,7 @@ struct GatewayAPI: Sendable {
         feedback.register(on: authenticated)
         activities.register(on: authenticated)
         consentRoutes.register(on: authenticated)
+        activityJournal.register(on: authenticated)
         let adminOnly = authenticated.group("admin").add(middleware: AdminOnly(admins: settings.adminUserIds))
         admin.register(on: adminOnly)
         activityModeration.register(on: adminOnly)

@@ -138,6 +138,16 @@ struct ExportSection: Sendable {
                 FROM activity_submissions WHERE author_id = \($0)) s
             """
         },
+        ExportSection(file: "activity_history.json", description: "Your favourite activities, the activities you did, and your activity preferences.") {
+            """
+            SELECT json_build_object(
+                'favorites', (SELECT coalesce(json_agg(f ORDER BY f.created_at, f.activity_id), '[]') FROM (
+                    SELECT activity_id, created_at FROM activity_favourites WHERE user_id = \($0)) f),
+                'history', (SELECT coalesce(json_agg(h ORDER BY h.completed_at, h.entry_id), '[]') FROM (
+                    SELECT entry_id, activity_id, completed_at, context FROM activity_history WHERE user_id = \($0)) h),
+                'prefs', (SELECT prefs FROM activity_prefs WHERE user_id = \($0)))::text
+            """
+        },
         ExportSection(file: "usage.json", description: "Your assistant usage per month, and the model calls of your runs.") {
             """
             SELECT json_build_object(

@@ -34,12 +34,15 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
     /// rarely, and one order over all of it makes the topic's offsets the feed's revisions
     /// (`GET /v1/activities/feed?since=`).
     public static let activities = Topic("activities", partitions: 1)
+    /// What each user does with the feed: favourites, what they did, their preferences. Keyed by
+    /// the user; apart from `activities` so that this traffic never invalidates the feed's cache.
+    public static let activityHistory = Topic("activity-history", partitions: 6)
 
     /// Every event topic, in a stable order. Dead-letter topics are derived from these.
     public static let all: [Topic] = [
         .households, .users, .feedback, .assistRequests, .assistEvents, .chores, .content,
         .reminders, .notifications, .calendar, .chats, .profile, .assistant, .tracking, .wellbeing,
-        .activities,
+        .activities, .activityHistory,
     ]
 
     public static func named(_ name: String) -> Topic? {

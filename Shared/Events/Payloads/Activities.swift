@@ -206,5 +206,93 @@ public struct ActivityModerated: EventPayload {
 public enum ActivityEvents {
     public static let payloadTypes: [any EventPayload.Type] = [
         ActivityPublished.self, ActivityWithdrawn.self, ActivitySubmitted.self, ActivityModerated.self,
+        ActivityFavouriteSet.self, ActivityCompleted.self, ActivityPrefsSet.self,
     ]
+}
+
+/// `activity.favourite_set` v1: a user marks an activity of the feed as a favourite or unmarks it.
+/// On `activity-history`, keyed by the user: their choices stay in order.
+public struct ActivityFavouriteSet: EventPayload {
+    public static let eventType = "activity.favourite_set"
+    public static let version = 1
+    public static let topic = Topic.activityHistory
+    public static let privacy = PayloadPrivacy(personal: [:], notPersonal: ["user_id", "activity_id", "favourite"])
+
+    public var userId: UUID
+    public var activityId: String
+    public var favourite: Bool
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case activityId = "activity_id"
+        case favourite
+    }
+
+    public init(userId: UUID, activityId: String, favourite: Bool) {
+        self.userId = userId
+        self.activityId = activityId
+        self.favourite = favourite
+    }
+}
+
+/// `activity.completed` v1: a user did an activity (`POST /v1/activities/history`), with what they
+/// noted of the moment (`context`: the seed's context snapshot, theirs).
+public struct ActivityCompleted: EventPayload {
+    public static let eventType = "activity.completed"
+    public static let version = 1
+    public static let topic = Topic.activityHistory
+    public static let privacy = PayloadPrivacy(
+        personal: ["context": .user("user_id")],
+        notPersonal: ["user_id", "entry_id", "activity_id", "completed_at"])
+
+    public var userId: UUID
+    public var entryId: UUID
+    public var activityId: String
+    public var completedAt: Date
+    public var context: JSONValue?
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case entryId = "entry_id"
+        case activityId = "activity_id"
+        case completedAt = "completed_at"
+        case context
+    }
+
+    public init(userId: UUID, entryId: UUID, activityId: String, completedAt: Date, context: JSONValue?) {
+        self.userId = userId
+        self.entryId = entryId
+        self.activityId = activityId
+        self.completedAt = Timestamp.rounded(completedAt)
+        self.context = context
+    }
+}
+
+/// `activity.prefs_set` v1: a user's activity preferences as a whole (`PUT /v1/activities/prefs`):
+/// the times, energies and contexts they usually pick, and their flags.
+public struct ActivityPrefsSet: EventPayload {
+    public static let eventType = "activity.prefs_set"
+    public static let version = 1
+    public static let topic = Topic.activityHistory
+    public static let privacy = PayloadPrivacy(personal: ["prefs": .user("user_id")], notPersonal: ["user_id"])
+
+    public var userId: UUID
+    /// Nil once the user's key is destroyed.
+    public var prefs: JSONValue?
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case prefs
+    }
+
+    public init(userId: UUID, prefs: JSONValue) {
+        self.userId = userId
+        self.prefs = prefs
+    }
 }

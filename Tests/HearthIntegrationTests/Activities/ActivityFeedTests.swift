@@ -336,3 +336,88 @@ extension BackboneSuite.ActivityFeed {
         }
     }
 }
+
+extension BackboneSuite.ActivityFeed {
+    /// Favourites, history and preferences are the caller's own and synced; suggestions leave out
+    /// what they did this week and lean towards their favourites' tags.
+    @Test func favouritesHistoryAndPrefsShapeTheSuggestions() async throws {
+        try await Self.stack { gateway in
+            let device = try await ActivityClient.device(gateway)
+            let library = try await Self.fullLibrary(device)
+            func url(_ path: String, _ query: [String: String] = [:]) -> URL {
+                let base = gateway.baseURL.appendingPathComponent("v1/activities/\(path)")
+                return query.isEmpty ? base : base.appending(queryItems: query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
+            }
+            func headers(_ token: String?) -> [String: String] { device.headers.merging(token.map { ["X-Consistency-Token": $0] } ?? [:]) { _, new in new } }
+            let contents = try ActivityLibrary.bundled().entries
+            let calm = contents.filter { $0.content.category == "calm" }.map(\.id)
+            #expect(calm.count >= 3 && library.activities.count == contents.count)
+
+            // Favourites: two calm activities; an unknown one is a 404.
+            var token: String?
+            for id in calm.prefix(2) {
+                let set = try await HTTPTestClient.send("PUT", url("favorites/\(id)"), headers: device.headers)
+                #expect(set.status == 200, "\(set.text)")
+                token = set.json["position"] as? String
+            }
+            #expect(try await HTTPTestClient.send("PUT", url("favorites/act-no-such-thing"), headers: device.headers).status == 404)
+            let favourites = try await HTTPTestClient.send("GET", url("favorites"), headers: headers(token))
+            #expect(Set((favourites.json["favorites"] as? [[String: Any]] ?? []).compactMap { $0["activity_id"] as? String }) == Set(calm.prefix(2)))
+
+            // Suggestions lean towards the favourites' category.
+            let leaning = try await HTTPTestClient.send("GET", url("suggestions"), headers: headers(token))
+            let suggested = leaning.json["suggestions"] as? [[String: Any]] ?? []
+            #expect(suggested.count == 5)
+            #expect(suggested.first?["category"] as? String == "calm", "\(leaning.text)")
+
+            // What was done this week is left out, even where it fits best.
+            let third = calm[2]
+            let done = try await HTTPTestClient.postJSON(
+                url("history"), ["activity_id": third, "completed_at": TrackingTime.iso(Date().addingTimeInterval(-3600)), "context": ["with": "grandma"]],
+                headers: device.headers)
+            #expect(done.status == 201, "\(done.text)")
+            for hoursAgo in [48.0, 30.0] {
+                _ = try await HTTPTestClient.postJSON(
+                    url("history"), ["activity_id": calm[0], "completed_at": TrackingTime.iso(Date().addingTimeInterval(-hoursAgo * 3600))], headers: device.headers)
+            }
+            let last = try await HTTPTestClient.postJSON(
+                url("history"), ["activity_id": calm[1], "completed_at": TrackingTime.iso(Date().addingTimeInterval(-10 * 86_400))], headers: device.headers)
+            token = last.json["position"] as? String
+            let afterDoing = try await HTTPTestClient.send("GET", url("suggestions", ["category": "calm"]), headers: headers(token))
+            let ids = (afterDoing.json["suggestions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(!ids.contains(third) && !ids.contains(calm[0]), "done this week: \(afterDoing.text)")
+            #expect(!ids.isEmpty)
+
+            // History: newest first, in pages that do not shift.
+            let first = try await HTTPTestClient.send("GET", url("history", ["limit": "2"]), headers: headers(token))
+            let firstEntries = first.json["entries"] as? [[String: Any]] ?? []
+            #expect(firstEntries.compactMap { $0["activity_id"] as? String } == [third, calm[0]], "\(first.text)")
+            #expect((firstEntries.first?["context"] as? [String: Any])?["with"] as? String == "grandma")
+            let cursor = try #require(first.json["next_cursor"] as? String)
+            let second = try await HTTPTestClient.send("GET", url("history", ["cursor": cursor, "limit": "2"]), headers: device.headers)
+            #expect((second.json["entries"] as? [[String: Any]] ?? []).compactMap { $0["activity_id"] as? String } == [calm[0], calm[1]], "\(second.text)")
+            #expect(second.json["next_cursor"] is NSNull)
+            #expect(try await HTTPTestClient.send("GET", url("history", ["cursor": "garbage"]), headers: device.headers).errorField == "cursor")
+            let future = try await HTTPTestClient.postJSON(
+                url("history"), ["activity_id": third, "completed_at": TrackingTime.iso(Date().addingTimeInterval(86_400))], headers: device.headers)
+            #expect(future.status == 400 && future.errorField == "completed_at")
+
+            // Preferences round trip; a bad value is named.
+            let prefs: [String: Any] = ["time_options": [5, 15], "energy_defaults": ["low"], "context_defaults": ["bedtime", "car"], "flags": ["cloud_sync": true]]
+            let put = try await HTTPTestClient.send("PUT", url("prefs"), body: try JSONSerialization.data(withJSONObject: prefs), headers: device.headers)
+            #expect(put.status == 200, "\(put.text)")
+            let read = try await HTTPTestClient.send("GET", url("prefs"), headers: headers(put.json["position"] as? String))
+            #expect(read.json["time_options"] as? [Int] == [5, 15] && read.json["context_defaults"] as? [String] == ["bedtime", "car"], "\(read.text)")
+            let bad = try await HTTPTestClient.send(
+                "PUT", url("prefs"), body: try JSONSerialization.data(withJSONObject: ["time_options": [7], "energy_defaults": [], "context_defaults": [], "flags": [:]]),
+                headers: device.headers)
+            #expect(bad.status == 400 && bad.errorField == "time_options")
+
+            // Another device sees none of it.
+            let other = try await ActivityClient.device(gateway)
+            #expect((try await HTTPTestClient.send("GET", url("favorites"), headers: other.headers).json["favorites"] as? [Any])?.isEmpty == true)
+            #expect((try await HTTPTestClient.send("GET", url("history"), headers: other.headers).json["entries"] as? [Any])?.isEmpty == true)
+            #expect((try await HTTPTestClient.send("GET", url("prefs"), headers: other.headers).json["time_options"] as? [Int]) == [])
+        }
+    }
+}

@@ -46,7 +46,7 @@ extension BackboneSuite {
                 let files = try await Self.export(url: url, user: ada, body: nil)
                 #expect(Set(files.keys) == [
                     "README.txt", "profile.json", "households.json", "chats.json", "assistant_runs.json", "assistant_actions.json", "calendar.json",
-                    "tracking.json", "wellbeing.json", "reminders.json", "consents.json", "feedback.json", "usage.json", "coaching.json", "activity_submissions.json",
+                    "tracking.json", "wellbeing.json", "reminders.json", "consents.json", "feedback.json", "usage.json", "coaching.json", "activity_submissions.json", "activity_history.json",
                 ])
                 for (name, text) in files where name.hasSuffix(".json") {
                     #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) != nil, "\(name) is JSON")

@@ -97,6 +97,8 @@ extension BackboneSuite {
                 "POST /v1/admin/moderation/{id}/approve": .forbiddenRole,
                 "POST /v1/admin/moderation/{id}/reject": .forbiddenRole,
                 "POST /v1/admin/activities/{id}/withdraw": .forbiddenRole,
+                "PUT /v1/activities/favorites/{activity_id}": .notAResource("an activity of the public feed; the favourite is the caller's own"),
+                "DELETE /v1/activities/favorites/{activity_id}": .notAResource("an activity of the public feed; the favourite is the caller's own"),
             ]
             for route in [
                 "GET /v1/children/{id}", "GET /v1/children/{id}/timeline", "GET /v1/children/{id}/changes", "GET /v1/children/{id}/stats",
