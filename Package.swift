@@ -46,6 +46,12 @@ let package = Package(
             pkgConfig: "rdkafka",
             providers: [.apt(["librdkafka-dev"])]
         ),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Shared/CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "HearthKafka",
             dependencies: [
@@ -200,7 +206,7 @@ let package = Package(
         .target(
             name: "GatewayService",
             dependencies: [
-                "HearthPrivacy",
+                "HearthPrivacy", "CZlib",
                 "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthEvents", "HearthDomain", "HearthAssist", "HearthKnowledge", "HearthGoogle",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -40,6 +40,7 @@ struct GatewayAPI: Sendable {
     let activities: ActivityRoutes
     let consentRoutes: ConsentRoutes
     let activityJournal: ActivityJournalRoutes
+    let activityPacks: ActivityPacks
     let activityModeration: ActivityModerationRoutes
     let admin: AdminRoutes
     let assist: AssistAPI
@@ -151,6 +152,7 @@ struct GatewayAPI: Sendable {
                 ideasPerDay: settings.activityIdeasPerDay, consents: consents),
             consentRoutes: ConsentRoutes(publisher: host.publisher, consents: consents, consistency: consistency),
             activityJournal: ActivityJournalRoutes(feed: activityFeed, publisher: host.publisher, client: host.postgres, consistency: consistency),
+            activityPacks: ActivityPacks(feed: activityFeed),
             activityModeration: ActivityModerationRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
             assist: assist,
@@ -207,6 +209,7 @@ struct GatewayAPI: Sendable {
         activities.register(on: authenticated)
         consentRoutes.register(on: authenticated)
         activityJournal.register(on: authenticated)
+        activityPacks.register(on: authenticated)
         let adminOnly = authenticated.group("admin").add(middleware: AdminOnly(admins: settings.adminUserIds))
         admin.register(on: adminOnly)
         activityModeration.register(on: adminOnly)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HearthDomain
 import Testing
@@ -140,6 +141,20 @@ extension BackboneSuite {
                 #expect(delta.activities.first?.source == "community")
                 #expect(delta.cursor == afterApproval.cursor)
                 #expect(try await device.feed("since=\(afterApproval.cursor)").decoded(ActivityClient.Feed.self).activities.isEmpty)
+
+                // Packs: the library and the community's approvals, gzip JSON named by their hash.
+                let manifest = try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/activities/packs/manifest"), headers: device.headers)
+                let packs = manifest.json["packs"] as? [[String: Any]] ?? []
+                #expect(packs.compactMap { $0["id"] as? String } == ["library", "community"], "\(manifest.text)")
+                #expect(packs.compactMap { $0["count"] as? Int } == [library.entries.count, 1])
+                let communityPack = try #require(packs.last?["url"] as? String)
+                let download = try await HTTPTestClient.send("GET", try #require(URL(string: gateway.baseURL.absoluteString + communityPack)), headers: device.headers)
+                #expect(download.status == 200 && download.header("Cache-Control")?.contains("immutable") == true)
+                #expect(SHA256Hex.of(download.body) == packs.last?["sha256"] as? String)
+                let unpacked = try JSONSerialization.jsonObject(with: try Gunzip.run(download.body)) as? [String: Any]
+                #expect((unpacked?["activities"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [communityId])
+                #expect(try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/activities/packs/\(String(repeating: "0", count: 64)).json.gz"), headers: device.headers).status == 404)
+                #expect(try await HTTPTestClient.send("GET", gateway.baseURL.appendingPathComponent("v1/activities/packs/latest.json.gz"), headers: device.headers).status == 400)
 
                 // Refusals, each with a note the author can read.
                 let unsafe = try await device.submit("Candle race", "Let the kids light the candles themselves and race to blow them all out before the song ends.")
@@ -419,5 +434,27 @@ extension BackboneSuite.ActivityFeed {
             #expect((try await HTTPTestClient.send("GET", url("history"), headers: other.headers).json["entries"] as? [Any])?.isEmpty == true)
             #expect((try await HTTPTestClient.send("GET", url("prefs"), headers: other.headers).json["time_options"] as? [Int]) == [])
         }
+    }
+}
+
+enum SHA256Hex {
+    static func of(_ data: Data) -> String { SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined() }
+}
+
+/// Debian's gzip, to read what the gateway compressed as any client would.
+enum Gunzip {
+    static func run(_ data: Data) throws -> Data {
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("pack-\(UUID().uuidString).gz")
+        try data.write(to: input)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-dc", input.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return output
     }
 }

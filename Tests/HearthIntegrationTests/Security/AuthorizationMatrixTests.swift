@@ -97,6 +97,7 @@ extension BackboneSuite {
                 "POST /v1/admin/moderation/{id}/approve": .forbiddenRole,
                 "POST /v1/admin/moderation/{id}/reject": .forbiddenRole,
                 "POST /v1/admin/activities/{id}/withdraw": .forbiddenRole,
+                "GET /v1/activities/packs/{file}": .notAResource("a pack of the public feed, named by its hash"),
                 "PUT /v1/activities/favorites/{activity_id}": .notAResource("an activity of the public feed; the favourite is the caller's own"),
                 "DELETE /v1/activities/favorites/{activity_id}": .notAResource("an activity of the public feed; the favourite is the caller's own"),
             ]
