@@ -41,6 +41,7 @@ struct GatewayAPI: Sendable {
     let consentRoutes: ConsentRoutes
     let activityJournal: ActivityJournalRoutes
     let activityPacks: ActivityPacks
+    let activityUsageSweeper: PeriodicService
     let activityModeration: ActivityModerationRoutes
     let admin: AdminRoutes
     let assist: AssistAPI
@@ -94,6 +95,7 @@ struct GatewayAPI: Sendable {
         let search = try SearchRoutes.make(host: host)
         let activityFeed = ActivityFeed(client: host.postgres, changes: host.readModelChanges, capacity: settings.householdReadCache, logger: logger)
         let consents = ConsentReadModel(client: host.postgres)
+        let activityAllowance = ActivityDailyAllowance(client: host.postgres, logger: logger)
         let assist = try AssistAPI.make(
             host: host, settings: settings.assist, admins: settings.adminUserIds, membership: membership, consistency: consistency, streams: streams)
         return GatewayAPI(
@@ -144,7 +146,7 @@ struct GatewayAPI: Sendable {
             feedback: FeedbackRoutes(publisher: host.publisher, membership: membership, client: host.postgres),
             activities: ActivityRoutes(
                 feed: activityFeed, publisher: host.publisher, client: host.postgres, consistency: consistency,
-                allowance: ActivityDailyAllowance(client: host.postgres, logger: logger), submissionsPerDay: settings.activitySubmissionsPerDay,
+                allowance: activityAllowance, submissionsPerDay: settings.activitySubmissionsPerDay,
                 feedPolls: FixedWindowRateLimit(limit: settings.activityFeedPollsPerMinute), ledger: rateLimitLedger,
                 ideas: ActivityIdeaWriter(
                     feed: activityFeed, embeddings: search.search.provider, router: settings.activityIdeasRouter,
@@ -153,6 +155,7 @@ struct GatewayAPI: Sendable {
             consentRoutes: ConsentRoutes(publisher: host.publisher, consents: consents, consistency: consistency),
             activityJournal: ActivityJournalRoutes(feed: activityFeed, publisher: host.publisher, client: host.postgres, consistency: consistency),
             activityPacks: ActivityPacks(feed: activityFeed),
+            activityUsageSweeper: activityAllowance.sweeper(every: .seconds(3600)),
             activityModeration: ActivityModerationRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency),
             admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
             assist: assist,
@@ -173,7 +176,7 @@ struct GatewayAPI: Sendable {
     }
 
     /// Services that run beside the HTTP server once migrations are applied.
-    var services: [any Service] { [janitor, wellbeingLive.hub, wellbeing.schedule, eraser, sweeper, exportWorker] + chatStream.services + assist.services + notificationServices }
+    var services: [any Service] { [janitor, wellbeingLive.hub, wellbeing.schedule, eraser, sweeper, exportWorker, activityUsageSweeper] + chatStream.services + assist.services + notificationServices }
 
     /// The WebSocket upgrades (`/v1/wellbeing/live`), listed with the other routes.
     func registerWebSockets(on router: Router<BasicWebSocketRequestContext>) {

@@ -61,15 +61,15 @@ struct ModerationEval: AsyncParsableCommand {
         let provider = try EmbeddingSettings.provider()
         let screen = ActivitySubmissionScreen(policy: try SafetyPolicy.load())
         let thresholds = ActivityModerationDecision.Thresholds(duplicateAt: duplicateAt, holdAt: holdAt)
-        let libraryVectors = try await provider.embed(library.entries.map(\.content.embeddingText)).map(Self.unit)
-        let submissionVectors = try await provider.embed(set.submissions.map(\.content.embeddingText)).map(Self.unit)
+        let libraryVectors = try await provider.embed(library.entries.map(\.content.embeddingText)).map(\.unitLength)
+        let submissionVectors = try await provider.embed(set.submissions.map(\.content.embeddingText)).map(\.unitLength)
         var inPlay = zip(library.entries, libraryVectors).map { InPlay(id: $0.id, title: $0.content.title, vector: $1, inFeed: true) }
         print("moderation eval: \(set.submissions.count) labelled submissions against \(library.entries.count) library activities; model \(provider.model); duplicate at \(duplicateAt), hold at \(holdAt)")
 
         var outcomes: [(Labelled, ActivityModerationDecision)] = []
         var similarities: [(label: String, similarity: Double)] = []
         for (labelled, vector) in zip(set.submissions, submissionVectors) {
-            let nearest = inPlay.map { ($0, Self.dot($0.vector, vector)) }.max { $0.1 < $1.1 }.map {
+            let nearest = inPlay.map { ($0, $0.vector.dot(vector)) }.max { $0.1 < $1.1 }.map {
                 ActivityNeighbour(id: $0.0.id, title: $0.0.title, similarity: $0.1, inFeed: $0.0.inFeed)
             }
             let decision = ActivityModerationDecision.decide(finding: screen.screen(labelled.content), nearest: nearest, thresholds: thresholds)
@@ -118,14 +118,5 @@ struct ModerationEval: AsyncParsableCommand {
 
     static func isWrong(_ labelled: Labelled, _ decision: ActivityModerationDecision) -> Bool {
         labelled.decision != decision.decision || labelled.reason != decision.reason?.rawValue
-    }
-
-    static func unit(_ vector: [Float]) -> [Float] {
-        let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
-        return norm > 0 ? vector.map { $0 / norm } : vector
-    }
-
-    static func dot(_ a: [Float], _ b: [Float]) -> Double {
-        Double(zip(a, b).reduce(0) { $0 + $1.0 * $1.1 })
     }
 }

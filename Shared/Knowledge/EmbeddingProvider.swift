@@ -43,6 +43,18 @@ extension Array where Element == Float {
     public var pgvectorLiteral: String {
         "[" + map { String($0) }.joined(separator: ",") + "]"
     }
+
+    /// The vector scaled to length 1 (a zero vector stays as it is), so that a dot product of two
+    /// is their cosine, as pgvector's `<=>` reckons it.
+    public var unitLength: [Float] {
+        let norm = reduce(0) { $0 + $1 * $1 }.squareRoot()
+        return norm > 0 ? map { $0 / norm } : self
+    }
+
+    /// The dot product, in Double: the cosine when both are of unit length.
+    public func dot(_ other: [Float]) -> Double {
+        Double(zip(self, other).reduce(0) { $0 + $1.0 * $1.1 })
+    }
 }
 
 extension Duration {

@@ -26,7 +26,7 @@ public struct ActivityModerationProjection: Projection {
     public let tables = ["activity_vectors"]
     public let eventTypes: Set<String>? = [
         ActivityPublished.eventType, ActivityWithdrawn.eventType, ActivitySubmitted.eventType, ActivityModerated.eventType,
-        UserErased.eventType,
+        ActivityAuthorErased.eventType, UserErased.eventType,
     ]
 
     /// What deciding takes: the screen, the thresholds and where decisions go.
@@ -92,8 +92,10 @@ public struct ActivityModerationProjection: Projection {
                     """
                     UPDATE activity_vectors SET status = \(status),
                         activity_id = CASE WHEN \(moderated.decision) = 'approved' THEN \(moderated.activityId) END
-                    WHERE key = \(key)
+                    WHERE key = \(key) AND status IN ('pending', 'held')
                     """, logger: logger)
+            case let erased as ActivityAuthorErased:
+                try await connection.query("DELETE FROM activity_vectors WHERE author_id = \(erased.authorId)", logger: logger)
             case let erased as UserErased:
                 try await connection.query("DELETE FROM activity_vectors WHERE author_id = \(erased.userId)", logger: logger)
             default:

@@ -70,30 +70,14 @@ struct AccountEraser: Sendable {
         try await client.query(
             "DELETE FROM export_archives WHERE user_id = \(user) OR export_id IN (SELECT export_id FROM export_requests WHERE household_id = ANY(\(households)))",
             logger: logger)
-        // What the feed took from them goes first, as withdrawals: the feed's clients get tombstones.
-        try await withdrawCommunityActivities(of: user)
+        // The feed hears of it first, in its own order: what it took from them becomes tombstones.
+        try await publisher.publish(ActivityAuthorErased(authorId: user), correlationId: "erasure-\(user.uuidString.lowercased())")
+        try await client.query("DELETE FROM activity_daily_usage WHERE user_id = \(user)", logger: logger)
         try await publisher.publish(
             UserErased(userId: user, householdIds: households, runIds: runs), correlationId: "erasure-\(user.uuidString.lowercased())")
         logger.notice("account erased", metadata: [
             "user_id": "\(user.uuidString.lowercased())", "keys_destroyed": "\(destroyed)", "runs": "\(runs.count)",
             "households": "\(households.count)",
         ])
-    }
-
-    /// The activities approved from the user's submissions leave the feed (`activity.withdrawn`),
-    /// before `user.erased` removes the submissions themselves.
-    private func withdrawCommunityActivities(of user: UUID) async throws {
-        let rows = try await client.query(
-            """
-            SELECT a.activity_id FROM activities a JOIN activity_submissions s ON s.submission_id = a.submission_id
-            WHERE s.author_id = \(user) AND NOT a.withdrawn ORDER BY a.activity_id
-            """, logger: logger)
-        var withdrawals: [ActivityWithdrawn] = []
-        for try await id in rows.decode(String.self) {
-            withdrawals.append(ActivityWithdrawn(activityId: id, reason: "author_erased", withdrawnBy: user))
-        }
-        guard !withdrawals.isEmpty else { return }
-        let correlationId = "erasure-\(user.uuidString.lowercased())"
-        _ = try await publisher.publish(batch: withdrawals.map { publisher.envelope($0, correlationId: correlationId) })
     }
 }

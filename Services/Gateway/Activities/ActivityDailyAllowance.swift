@@ -47,6 +47,13 @@ struct ActivityDailyAllowance: Sendable {
         return 86_400 - seconds % 86_400
     }
 
+    /// Deletes the days older than a week, every `interval`.
+    func sweeper(every interval: Duration) -> PeriodicService {
+        PeriodicService("deleting old activity usage days", every: interval, logger: logger) {
+            try await deleteDays(before: Date().addingTimeInterval(-7 * 86_400))
+        }
+    }
+
     /// Old days go: kept a week for support questions.
     func deleteDays(before cutoff: Date) async throws {
         try await client.query("DELETE FROM activity_daily_usage WHERE day < \(CalendarDay(cutoff, in: .gmt).isoDate)::date", logger: logger)

@@ -42,10 +42,11 @@ struct ActivityIdeasRequest: Decodable {
             && (ages ?? []).allSatisfy { content.minAge <= $0 && $0 <= content.maxAge }
     }
 
-    /// What is embedded to rank the library: the prompt and the tags in words.
-    var searchText: String {
+    /// What is embedded to rank the library: the prompt (redacted: the embedder may be a cloud
+    /// provider) and the tags in words.
+    func searchText(redactor: PIIRedactor) -> String {
         var parts: [String] = []
-        if let prompt { parts.append(prompt) }
+        if let prompt { parts.append(redactor.redact(prompt)) }
         if let energy { parts.append("\(energy) energy") }
         if let context { parts.append(context == "meal" ? "at a meal" : context == "car" ? "in the car" : "\(context)") }
         if let time { parts.append("\(time) minutes") }
@@ -120,15 +121,21 @@ final class ActivityIdeaWriter: Sendable {
         guard !rows.isEmpty else { return [] }
         let known = vectors.withLock { stored in rows.filter { stored[$0.id]?.revision == $0.revision } }
         let missing = rows.filter { row in !known.contains { $0.id == row.id } }
-        let texts = [request.searchText] + missing.map(\.content.embeddingText)
-        let embedded = try await embeddings.embed(texts)
+        let texts = [request.searchText(redactor: screen.policy.redactor)] + missing.map(\.content.embeddingText)
+        let embedded: [[Float]]
+        do {
+            embedded = try await embeddings.embed(texts)
+        } catch let error as EmbeddingProviderError {
+            logger.warning("activity ideas: the embedder failed", metadata: ["error": "\(error)"])
+            throw APIError(.serviceUnavailable, code: "embedding_unavailable", message: "the embedder did not answer; retry shortly")
+        }
         guard embedded.count == texts.count else { throw APIError(.serviceUnavailable, code: "embedding_unavailable", message: "the embedder did not answer; retry shortly") }
         vectors.withLock { stored in
-            for (row, vector) in zip(missing, embedded.dropFirst()) { stored[row.id] = (row.revision, Self.unit(vector)) }
+            for (row, vector) in zip(missing, embedded.dropFirst()) { stored[row.id] = (row.revision, vector.unitLength) }
         }
-        let query = Self.unit(embedded[0])
+        let query = embedded[0].unitLength
         let scored: [(ActivityRow, Double)] = vectors.withLock { stored in
-            rows.map { row in (row, stored[row.id].map { Self.dot($0.vector, query) } ?? 0) }
+            rows.map { row in (row, stored[row.id].map { $0.vector.dot(query) } ?? 0) }
         }
         return scored.sorted { ($0.1, $1.0.id) > ($1.1, $0.0.id) }.prefix(Self.count).map {
             ActivityIdea(content: $0.0.content, activityId: $0.0.id, similarity: ($0.1 * 1000).rounded() / 1000)
@@ -161,15 +168,6 @@ final class ActivityIdeaWriter: Sendable {
     /// 10 cents and 20,000 tokens per user and UTC day.
     static func budget(user: UUID, now: Date = Date()) -> BudgetScope {
         BudgetScope(key: "activity-ideas/\(user.uuidString.lowercased())/\(Timestamp.format(now).prefix(10))", limitCents: 10, limitTokens: 20_000)
-    }
-
-    static func unit(_ vector: [Float]) -> [Float] {
-        let norm = vector.reduce(0) { $0 + $1 * $1 }.squareRoot()
-        return norm > 0 ? vector.map { $0 / norm } : vector
-    }
-
-    static func dot(_ a: [Float], _ b: [Float]) -> Double {
-        Double(zip(a, b).reduce(0) { $0 + $1.0 * $1.1 })
     }
 }
 

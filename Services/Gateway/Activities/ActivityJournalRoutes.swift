@@ -60,6 +60,7 @@ struct ActivityJournalRoutes: Sendable {
     func setFavourite(_ request: Request, context: HearthRequestContext, favourite: Bool) async throws -> FavouriteSet {
         let user = try context.authenticatedUser()
         let id = try context.parameters.require("activity_id")
+        guard (1...200).contains(id.count) else { throw APIError.invalid("activity_id", "activity_id must be 1 to 200 characters") }
         // Unmarking needs no live activity: a withdrawn favourite can still be removed.
         if favourite { try await requireLive(id, context: context) }
         let position = try await publisher.publish(ActivityFavouriteSet(userId: user, activityId: id, favourite: favourite), correlationId: context.correlationId)

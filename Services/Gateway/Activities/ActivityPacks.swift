@@ -42,7 +42,8 @@ final class ActivityPacks: Sendable {
         return packs
     }
 
-    /// One pack per definition: its live activities by id, version = the revision after its newest.
+    /// One pack per definition: its live activities by id; its version is the revision after the
+    /// newest change of any of its rows, withdrawals included (a withdrawal is a new version).
     static func build(_ rows: [ActivityRow]) throws -> [Pack] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -52,8 +53,9 @@ final class ActivityPacks: Sendable {
             var activities: [ActivityFeedAnswer.Item]
         }
         return try definitions.map { definition in
-            let live = rows.filter { $0.source == definition.source && !$0.withdrawn }.sorted { $0.id < $1.id }
-            let version = String((live.map(\.revision).max() ?? -1) + 1)
+            let own = rows.filter { $0.source == definition.source }
+            let live = own.filter { !$0.withdrawn }.sorted { $0.id < $1.id }
+            let version = String((own.map(\.revision).max() ?? -1) + 1)
             let items = live.map { ActivityFeedAnswer.Item(id: $0.id, withdrawn: false, revision: $0.revision, source: $0.source, content: $0.content) }
             let body = try Gzip.compress(try encoder.encode(Body(id: definition.id, version: version, activities: items)))
             let sha = SHA256.hash(data: body).map { String(format: "%02x", $0) }.joined()

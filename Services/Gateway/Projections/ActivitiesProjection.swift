@@ -11,13 +11,16 @@ import PostgresNIO
 ///
 /// - `activity.published`: inserts or edits an activity (an unchanged republication, a second
 ///   worker seeding the library, keeps its revision).
-/// - `activity.withdrawn`: a tombstone.
+/// - `activity.withdrawn`: a tombstone, its words gone (one for an id never seen, so that a rebuild
+///   that could not open an erased author's approval still has it).
 /// - `activity.submitted` / `activity.moderated`: the submission and its decision. Only a
 ///   submission still pending or held takes a decision (the first final one wins: a redelivered
 ///   pipeline decision changes nothing). An approval puts the submission in the feed under the
 ///   decision's `activity_id`.
-/// - `user.erased`: the author's submissions. Their approved activities leave the feed through
-///   the `activity.withdrawn` the erasure publishes first (`AccountEraser`).
+/// - `activity.author_erased` (published by the eraser before `user.erased`): the author's approved
+///   activities become tombstones and their open submissions are closed (`erased`), so that a
+///   decision arriving later changes nothing.
+/// - `user.erased`: the author's submissions.
 ///
 /// Announces its changes: the feed is answered from memory (`ActivityFeed`) until it changes.
 public struct ActivitiesProjection: Projection {
@@ -25,7 +28,8 @@ public struct ActivitiesProjection: Projection {
     public let topics: [Topic] = [.activities, .users]
     public let tables = ["activities", "activity_submissions"]
     public let eventTypes: Set<String>? = [
-        ActivityPublished.eventType, ActivityWithdrawn.eventType, ActivitySubmitted.eventType, ActivityModerated.eventType, UserErased.eventType,
+        ActivityPublished.eventType, ActivityWithdrawn.eventType, ActivitySubmitted.eventType, ActivityModerated.eventType,
+        ActivityAuthorErased.eventType, UserErased.eventType,
     ]
     public let announcesChanges = true
 
@@ -39,9 +43,25 @@ public struct ActivitiesProjection: Projection {
                                   revision: event.position.offset, on: connection, logger: logger)
             case let withdrawn as ActivityWithdrawn:
                 try await connection.query(
-                    "UPDATE activities SET withdrawn = true, revision = \(event.position.offset) WHERE activity_id = \(withdrawn.activityId) AND NOT withdrawn",
+                    """
+                    INSERT INTO activities (activity_id, source, submission_id, title, description, time_minutes, energy, contexts, category,
+                                            min_age, max_age, repeatability, withdrawn, revision)
+                    VALUES (\(withdrawn.activityId), '', NULL, '', '', 0, '', '{}', '', 0, 0, '', true, \(event.position.offset))
+                    ON CONFLICT (activity_id) DO UPDATE SET withdrawn = true, title = '', description = '', revision = EXCLUDED.revision
+                    WHERE NOT activities.withdrawn
+                    """, logger: logger)
+            case let erased as ActivityAuthorErased:
+                try await connection.query(
+                    """
+                    UPDATE activities SET withdrawn = true, title = '', description = '', revision = \(event.position.offset)
+                    WHERE NOT withdrawn AND submission_id IN (SELECT submission_id FROM activity_submissions WHERE author_id = \(erased.authorId))
+                    """, logger: logger)
+                try await connection.query(
+                    "UPDATE activity_submissions SET status = 'erased' WHERE author_id = \(erased.authorId) AND status IN ('pending', 'held')",
                     logger: logger)
             case let submitted as ActivitySubmitted:
+                // Words already gone (the author erased before this was read): nothing to keep or decide.
+                guard submitted.content != nil else { continue }
                 let content = try submitted.content.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
                 try await connection.query(
                     """
@@ -87,7 +107,9 @@ public struct ActivitiesProjection: Projection {
         let rows = try await connection.query(
             """
             UPDATE activity_submissions SET status = \(moderated.decision), reason = \(moderated.reason), note = \(moderated.note),
-                activity_id = \(moderated.activityId), nearest_activity_id = \(moderated.nearestActivityId), similarity = \(moderated.similarity),
+                activity_id = \(moderated.activityId),
+                -- An admin's decision keeps what the pipeline found.
+                nearest_activity_id = coalesce(\(moderated.nearestActivityId), nearest_activity_id), similarity = coalesce(\(moderated.similarity), similarity),
                 moderator = \(moderated.moderator), decided_at = \(event.metadata.occurredAt)
             WHERE submission_id = \(moderated.submissionId) AND status IN ('pending', 'held')
             RETURNING content::text

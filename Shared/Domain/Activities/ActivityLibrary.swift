@@ -5,9 +5,16 @@ import HearthEvents
 /// The bundled activity library (`activities.json`): the micro-rituals every new Hearth starts
 /// its feed with, published as `activity.published` (source `library`) by the embedding-worker.
 public struct ActivityLibrary: Sendable {
-    public struct Entry: Sendable, Equatable {
+    public struct Entry: Sendable, Equatable, Decodable {
         public var id: String
         public var content: ActivityContent
+
+        /// `{"id": …}` beside the content's own fields, as `activities.json` has them.
+        public init(from decoder: any Decoder) throws {
+            enum Keys: String, CodingKey { case id }
+            id = try decoder.container(keyedBy: Keys.self).decode(String.self, forKey: .id)
+            content = try ActivityContent(from: decoder)
+        }
     }
 
     public let entries: [Entry]
@@ -20,36 +27,10 @@ public struct ActivityLibrary: Sendable {
 
     public init(jsonData: Data) throws {
         struct File: Decodable {
-            struct Activity: Decodable {
-                var id: String
-                var title: String
-                var description: String
-                var timeMinutes: Int
-                var energy: String
-                var contexts: [String]
-                var category: String
-                var minAge: Int
-                var maxAge: Int
-                var repeatability: String
-
-                enum CodingKeys: String, CodingKey {
-                    case id, title, description
-                    case timeMinutes = "time_minutes"
-                    case energy, contexts, category
-                    case minAge = "min_age"
-                    case maxAge = "max_age"
-                    case repeatability
-                }
-            }
             var version: Int
-            var activities: [Activity]
+            var activities: [Entry]
         }
-        let file = try JSONDecoder().decode(File.self, from: jsonData)
-        entries = file.activities.map {
-            Entry(id: $0.id, content: ActivityContent(
-                title: $0.title, description: $0.description, timeMinutes: $0.timeMinutes, energy: $0.energy, contexts: $0.contexts,
-                category: $0.category, minAge: $0.minAge, maxAge: $0.maxAge, repeatability: $0.repeatability))
-        }
+        entries = try JSONDecoder().decode(File.self, from: jsonData).activities
     }
 
     /// The library as the events that publish it, in file order.

@@ -203,10 +203,33 @@ public struct ActivityModerated: EventPayload {
     }
 }
 
+/// `activity.author_erased` v1: an account's erasure, told on the feed's own topic (by the
+/// gateway's eraser, before `user.erased`), so that it lands in the feed's order: what was
+/// approved from the author's submissions is withdrawn (tombstones at this revision), and a
+/// decision on one of them that comes later finds it closed.
+public struct ActivityAuthorErased: EventPayload {
+    public static let eventType = "activity.author_erased"
+    public static let version = 1
+    public static let topic = Topic.activities
+    public static let privacy = PayloadPrivacy(personal: [:], notPersonal: ["author_id"])
+
+    public var authorId: UUID
+
+    public var aggregateKey: String { authorId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case authorId = "author_id"
+    }
+
+    public init(authorId: UUID) {
+        self.authorId = authorId
+    }
+}
+
 public enum ActivityEvents {
     public static let payloadTypes: [any EventPayload.Type] = [
         ActivityPublished.self, ActivityWithdrawn.self, ActivitySubmitted.self, ActivityModerated.self,
-        ActivityFavouriteSet.self, ActivityCompleted.self, ActivityPrefsSet.self,
+        ActivityFavouriteSet.self, ActivityCompleted.self, ActivityPrefsSet.self, ActivityAuthorErased.self,
     ]
 }
 

@@ -353,6 +353,48 @@ extension BackboneSuite.ActivityFeed {
 }
 
 extension BackboneSuite.ActivityFeed {
+    /// An erased author's approved activity leaves the feed as a tombstone without its words, and
+    /// their submissions, favourites and history go.
+    @Test func anErasedAuthorsActivityBecomesATombstone() async throws {
+        let environment = ["HEARTH_ADMIN_USER_IDS": Self.adminId, "HEARTH_ACCOUNT_DELETION_GRACE_DAYS": "0", "HEARTH_ERASURE_CHECK_SECONDS": "1"]
+        try await ServiceProcess.with("gateway", environment: environment) { gateway in
+            try await ServiceProcess.with("embedding-worker", environment: ["HEARTH_SEED_CONTENT": "true"]) { _ in
+                let author = try await ActivityClient.device(gateway)
+                let reader = try await ActivityClient.device(gateway)
+                let before = try await Self.fullLibrary(reader)
+                let submitted = try await author.submit(
+                    "Shadow puppet weather report", "Use a torch and your hands to act out tomorrow's weather on the wall: clouds drift, rain falls, the sun comes out.")
+                let submissionId = try #require(submitted.json["submission_id"] as? String)
+                let approved = try await author.decision(of: submissionId)
+                let activityId = try #require(approved["activity_id"] as? String, "\(approved)")
+                _ = try await HTTPTestClient.send("PUT", gateway.baseURL.appendingPathComponent("v1/activities/favorites/\(activityId)"), headers: author.headers)
+
+                let deleted = try await HTTPTestClient.send("DELETE", gateway.baseURL.appendingPathComponent("v1/me"), headers: author.headers)
+                #expect((200..<300).contains(deleted.status), "\(deleted.text)")
+                let gone = await KafkaTestEnvironment.eventually(timeout: .seconds(60)) {
+                    let delta = try? await reader.feed("since=\(before.cursor)").decoded(ActivityClient.Feed.self)
+                    return delta?.activities.contains { $0.id == activityId && $0.withdrawn } == true
+                }
+                #expect(gone, "the erased author's activity never became a tombstone")
+                let full = try await reader.feed().decoded(ActivityClient.Feed.self)
+                #expect(!full.activities.contains { $0.id == activityId })
+                let rowsLeft = await KafkaTestEnvironment.eventually(timeout: .seconds(30)) {
+                    (try? await TestEnvironment.withPostgres { client in
+                        let rows = try await client.query(
+                            """
+                            SELECT (SELECT count(*) FROM activity_submissions WHERE submission_id = \(UUID(uuidString: submissionId)!))
+                                 + (SELECT count(*) FROM activities WHERE activity_id = \(activityId) AND (title <> '' OR description <> ''))
+                                 + (SELECT count(*) FROM activity_favourites WHERE activity_id = \(activityId))
+                            """, logger: TestEnvironment.logger)
+                        for try await count in rows.decode(Int64.self) { return count == 0 }
+                        return false
+                    }) ?? false
+                }
+                #expect(rowsLeft, "the author's words or choices are still stored")
+            }
+        }
+    }
+
     /// Favourites, history and preferences are the caller's own and synced; suggestions leave out
     /// what they did this week and lean towards their favourites' tags.
     @Test func favouritesHistoryAndPrefsShapeTheSuggestions() async throws {

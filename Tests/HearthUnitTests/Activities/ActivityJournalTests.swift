@@ -73,7 +73,9 @@ import Testing
         content.minAge = 3
         #expect(!request.fits(content))
         #expect(!request.fits(Self.rows[5].content))
-        #expect(request.searchText == "low energy, indoor, 15 minutes")
+        #expect(request.searchText(redactor: PIIRedactor()) == "low energy, indoor, 15 minutes")
+        let asked = ActivityIdeasRequest(time: nil, energy: nil, context: nil, ages: nil, prompt: "ring 020 7946 0958")
+        #expect(asked.searchText(redactor: PIIRedactor()) == "ring [phone]")
     }
 
     @Test func gzipIsDeterministicAndReadable() throws {
