@@ -73,9 +73,11 @@ extension BackboneSuite {
         }
     
         /// Two gateways share the `households` projection's consumer group: a second one joining
-        /// and the first one leaving while batches are being applied (each event held 10 ms by a
-        /// trigger, ~30 s of work, so both rebalances land mid-flow). Every event takes effect exactly once,
-        /// nothing is parked, no runner stops on a gap, and a replay finds the same table.
+        /// and the first one leaving while batches are being applied. A trigger holds each event
+        /// 50 ms (150 s of work) until the first gateway has left, then 2 ms, so both rebalances
+        /// land mid-flow however slow the machine, and the rest goes quickly. Every event takes
+        /// effect exactly once, nothing is parked, no runner stops on a gap, and a replay finds the
+        /// same table.
         @Test func twoInstancesThroughRebalancesApplyEveryEventOnce() async throws {
             let marker = "rebalance-\(UUID().uuidString.prefix(8).lowercased())"
             let envelopes = (0..<3000).map { _ in HouseholdFixtures.event(name: marker) }
@@ -84,10 +86,17 @@ extension BackboneSuite {
             let environment = ["HEARTH_PROJECTION_BATCH_SIZE": "20", "HEARTH_PROJECTION_LINGER_MS": "0"]
             try await TestEnvironment.withPostgres { client in
                 let function = marker.replacingOccurrences(of: "-", with: "_")
+                // While this table has a row, the trigger holds each event long enough for both rebalances.
+                let gate = "\(function)_gate"
+                _ = try await client.query(PostgresQuery(unsafeSQL: "CREATE TABLE \(gate) (held boolean)"), logger: TestEnvironment.logger)
+                _ = try await client.query(PostgresQuery(unsafeSQL: "INSERT INTO \(gate) VALUES (true)"), logger: TestEnvironment.logger)
                 let trigger = try await TestTrigger.install(
                     "\(function)", on: "households", events: "INSERT OR UPDATE", client: client, body: """
-                        IF NEW.name = '\(marker)' THEN PERFORM pg_sleep(0.01); END IF;
+                        IF NEW.name = '\(marker)' THEN PERFORM pg_sleep(CASE WHEN EXISTS (SELECT 1 FROM \(gate)) THEN 0.05 ELSE 0.002 END); END IF;
                         """)
+                func dropGate() async throws {
+                    _ = try await client.query(PostgresQuery(unsafeSQL: "DROP TABLE IF EXISTS \(gate)"), logger: TestEnvironment.logger)
+                }
                 do {
                     let first = try ServiceProcess("gateway", environment: environment)
                     try await first.waitUntilReady()
@@ -104,6 +113,7 @@ extension BackboneSuite {
                     #expect(joined)
                     await first.stop()
                     let leftAt = try await HouseholdFixtures.projected(ids, client: client).rows
+                    _ = try await client.query(PostgresQuery(unsafeSQL: "DELETE FROM \(gate)"), logger: TestEnvironment.logger)
                     let complete = try await KafkaTestEnvironment.eventually(timeout: .seconds(120)) {
                         try await HouseholdFixtures.projected(ids, client: client).rows == 3000
                     }
@@ -111,6 +121,7 @@ extension BackboneSuite {
                     #expect(second.isRunning, "\(second.logTail())")
                     await second.stop()
                     try await trigger.drop()
+                    try await dropGate()
                     let applied = try await HouseholdFixtures.projected(ids, client: client).rows
                     #expect(complete, "\(applied) of 3000 applied")
                     #expect(midway < 3000 && leftAt < 3000, "the rebalances came after the last batch (\(midway), \(leftAt))")
@@ -121,6 +132,7 @@ extension BackboneSuite {
                     #expect(try await HouseholdFixtures.deadLetterEnd() == deadLettersBefore, "nothing goes to the DLQ")
                 } catch {
                     try? await trigger.drop()
+                    try? await dropGate()
                     throw error
                 }
             }
