@@ -36,6 +36,18 @@ struct ActivityFeedQuery: Hashable, Sendable {
         self.age = age
     }
 
+    /// A query string's pairs, any name outside `allowed` refused by name (`route` says whose).
+    init(queryPairs: [(String, String)], allowed: [String] = parameters, route: String) throws {
+        var parameters: [String: String] = [:]
+        for (name, value) in queryPairs {
+            guard allowed.contains(name) else {
+                throw APIError.invalid(name, "unknown parameter \(name); \(route) takes \(allowed.joined(separator: ", "))")
+            }
+            parameters[name] = value
+        }
+        try self.init(parameters: parameters)
+    }
+
     init(parameters: [String: String]) throws {
         if let since = parameters["since"] {
             guard let cursor = Self.cursor(in: since) else {

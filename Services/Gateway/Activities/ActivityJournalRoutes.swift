@@ -290,15 +290,9 @@ struct ActivityJournalRoutes: Sendable {
 
     func suggestions(_ request: Request, context: HearthRequestContext) async throws -> Suggestions {
         let user = try context.authenticatedUser()
-        var parameters: [String: String] = [:]
-        for (name, value) in request.uri.queryParameters {
-            let name = String(name)
-            guard ["time", "energy", "context", "category", "age"].contains(name) else {
-                throw APIError.invalid(name, "unknown parameter \(name); suggestions take time, energy, context, category, age")
-            }
-            parameters[name] = String(value)
-        }
-        let query = try ActivityFeedQuery(parameters: parameters)
+        let query = try ActivityFeedQuery(
+            queryPairs: request.uri.queryParameters.map { (String($0.0), String($0.1)) }, allowed: ActivityFeedQuery.parameters.filter { $0 != "since" },
+            route: "suggestions")
         try await wait(request)
         let rows = try await feed.allRows(bypassing: false)
         let favouriteIds = try await client.query("SELECT activity_id FROM activity_favourites WHERE user_id = \(user)", logger: context.logger)

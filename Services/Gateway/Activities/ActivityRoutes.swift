@@ -59,15 +59,7 @@ struct ActivityRoutes: Sendable {
     func readFeed(_ request: Request, context: HearthRequestContext) async throws -> Response {
         let user = try context.authenticatedUser()
         try countFeedPoll(by: user)
-        var parameters: [String: String] = [:]
-        for (name, value) in request.uri.queryParameters {
-            let name = String(name)
-            guard ActivityFeedQuery.parameters.contains(name) else {
-                throw APIError.invalid(name, "unknown parameter \(name); the feed takes \(ActivityFeedQuery.parameters.joined(separator: ", "))")
-            }
-            parameters[name] = String(value)
-        }
-        let query = try ActivityFeedQuery(parameters: parameters)
+        let query = try ActivityFeedQuery(queryPairs: request.uri.queryParameters.map { (String($0.0), String($0.1)) }, route: "the feed")
         let pending = try consistency.pendingRead(in: request, projections: Self.readProjections, writtenBy: "an activity write")
         try await consistency.wait(for: pending)
         let answer = try await feed.answer(query, bypassing: pending != nil)
@@ -87,11 +79,8 @@ struct ActivityRoutes: Sendable {
         let counts = ledger.hit(["activity-feed:\(user.uuidString.lowercased())"], windowStart: feedPolls.windowStart(containing: now))
         let decision = feedPolls.decision(count: counts.values.first ?? 1, now: now)
         guard decision.allowed else {
-            var headers = RateLimitMiddleware.headers(for: decision)
-            headers[RateLimitMiddleware.retryAfterHeader] = String(decision.resetAfterSeconds)
-            throw APIError(.tooManyRequests, code: "rate_limited",
-                           message: "at most \(feedPolls.limit) feed reads a minute from one device; retry in \(decision.resetAfterSeconds) s",
-                           headers: headers)
+            throw RateLimitMiddleware.refusal(
+                decision, message: "at most \(feedPolls.limit) feed reads a minute from one device; retry in \(decision.resetAfterSeconds) s")
         }
     }
 

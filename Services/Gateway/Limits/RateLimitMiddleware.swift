@@ -43,16 +43,20 @@ struct RateLimitMiddleware: RouterMiddleware {
         let counts = ledger.hit(limits.map(\.0), windowStart: general.windowStart(containing: now))
         let decisions = limits.map { bucket, limit in limit.decision(count: counts[bucket] ?? 1, now: now) }
         guard let decision = RateLimitDecision.mostRestrictive(decisions) else { return try await next(request, context) }
-        var headers = Self.headers(for: decision)
         guard decision.allowed else {
-            headers[Self.retryAfterHeader] = String(decision.resetAfterSeconds)
             context.logger.info("rate limited", metadata: ["client": "\(client)", "limit": "\(decision.limit)"])
-            throw APIError(.tooManyRequests, code: "rate_limited",
-                           message: "too many requests; retry in \(decision.resetAfterSeconds) s", headers: headers)
+            throw Self.refusal(decision, message: "too many requests; retry in \(decision.resetAfterSeconds) s")
         }
         var response = try await next(request, context)
-        for field in headers { response.headers[field.name] = field.value }
+        for field in Self.headers(for: decision) { response.headers[field.name] = field.value }
         return response
+    }
+
+    /// The 429 of a refused `decision`: its limit headers and `Retry-After`.
+    static func refusal(_ decision: RateLimitDecision, message: String) -> APIError {
+        var headers = headers(for: decision)
+        headers[retryAfterHeader] = String(decision.resetAfterSeconds)
+        return APIError(.tooManyRequests, code: "rate_limited", message: message, headers: headers)
     }
 
     static func headers(for decision: RateLimitDecision) -> HTTPFields {
