@@ -4,6 +4,7 @@ import HearthDomain
 import HearthKafka
 import HearthKnowledge
 import HearthPrivacy
+import HearthStore
 import HearthRuntime
 import Hummingbird
 import HummingbirdWebSocket
@@ -44,6 +45,10 @@ struct GatewayAPI: Sendable {
     let activityUsageSweeper: PeriodicService
     let activityModeration: ActivityModerationRoutes
     let admin: AdminRoutes
+    let console: AdminConsoleRoutes
+    let pipeline: PipelineRoutes
+    let feedbackReview: FeedbackReview
+    let consoleSweeper: PeriodicService
     let assist: AssistAPI
     let search: SearchRoutes
     let documents: DocumentAdminRoutes
@@ -98,6 +103,15 @@ struct GatewayAPI: Sendable {
         let activityAllowance = ActivityDailyAllowance(client: host.postgres, logger: logger)
         let assist = try AssistAPI.make(
             host: host, settings: settings.assist, admins: settings.adminUserIds, membership: membership, consistency: consistency, streams: streams)
+        let apple = AppleIdentityVerifier(keySet: AppleKeySet(url: settings.appleJWKSURL, logger: logger), clientId: settings.appleClientId)
+        let activityModeration = ActivityModerationRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency)
+        let userLookup = AdminUserLookup(
+            users: userReadModel, usage: assist.usage.usage, quota: assist.usage.quota, admins: settings.adminUserIds, client: host.postgres, logger: logger)
+        let pipelineHealth = PipelineHealth(
+            client: host.postgres, kafka: KafkaAdmin(bootstrapServers: host.settings.kafkaBootstrap, logger: logger), logger: logger)
+        let redrive = DeadLetterRedrive(parked: ParkedEvents(client: host.postgres, logger: logger), publisher: host.publisher)
+        let feedbackReview = FeedbackReview(client: host.postgres, logger: logger)
+        let consoleSessions = AdminConsoleSessions(client: host.postgres, lifetime: settings.adminSessionLifetime, logger: logger)
         return GatewayAPI(
             settings: settings,
             openAPI: try OpenAPIRoutes.load(),
@@ -107,7 +121,7 @@ struct GatewayAPI: Sendable {
                 auth: FixedWindowRateLimit(limit: settings.authRateLimitPerMinute)),
             authentication: BearerAuthentication(tokens: tokens, standing: standing),
             auth: AuthRoutes(
-                apple: AppleIdentityVerifier(keySet: AppleKeySet(url: settings.appleJWKSURL, logger: logger), clientId: settings.appleClientId),
+                apple: apple,
                 tokens: tokens,
                 sessions: sessions,
                 standing: standing,
@@ -156,8 +170,17 @@ struct GatewayAPI: Sendable {
             activityJournal: ActivityJournalRoutes(feed: activityFeed, publisher: host.publisher, client: host.postgres, consistency: consistency),
             activityPacks: ActivityPacks(feed: activityFeed),
             activityUsageSweeper: activityAllowance.sweeper(every: .seconds(3600)),
-            activityModeration: ActivityModerationRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency),
-            admin: AdminRoutes(users: userReadModel, registeredRoutes: registeredRoutes),
+            activityModeration: activityModeration,
+            admin: AdminRoutes(users: userReadModel, lookup: userLookup, registeredRoutes: registeredRoutes),
+            console: AdminConsoleRoutes(
+                sessions: consoleSessions, admins: settings.adminUserIds, apple: apple,
+                appleRedirectURL: settings.appleClientId == nil ? nil : settings.publicURL.map { $0 + "/admin/sign-in/apple" },
+                appleClientId: settings.appleClientId, devLinks: settings.devSignInEnabled, secureCookie: settings.isProduction,
+                usage: assist.usage, feedback: feedbackReview, pipeline: pipelineHealth, redrive: redrive, moderation: activityModeration,
+                users: userReadModel, lookup: userLookup),
+            pipeline: PipelineRoutes(health: pipelineHealth, redrive: redrive),
+            feedbackReview: feedbackReview,
+            consoleSweeper: consoleSessions.sweeper(every: .seconds(3600)),
             assist: assist,
             search: search,
             documents: DocumentAdminRoutes(publisher: host.publisher),
@@ -176,7 +199,7 @@ struct GatewayAPI: Sendable {
     }
 
     /// Services that run beside the HTTP server once migrations are applied.
-    var services: [any Service] { [janitor, wellbeingLive.hub, wellbeing.schedule, eraser, sweeper, exportWorker, activityUsageSweeper] + chatStream.services + assist.services + notificationServices }
+    var services: [any Service] { [janitor, wellbeingLive.hub, wellbeing.schedule, eraser, sweeper, exportWorker, activityUsageSweeper, consoleSweeper] + chatStream.services + assist.services + notificationServices }
 
     /// The WebSocket upgrades (`/v1/wellbeing/live`), listed with the other routes.
     func registerWebSockets(on router: Router<BasicWebSocketRequestContext>) {
@@ -216,6 +239,9 @@ struct GatewayAPI: Sendable {
         let adminOnly = authenticated.group("admin").add(middleware: AdminOnly(admins: settings.adminUserIds))
         admin.register(on: adminOnly)
         activityModeration.register(on: adminOnly)
+        pipeline.register(on: adminOnly)
+        feedbackReview.register(on: adminOnly)
+        console.register(on: router)
         assist.routes.register(on: authenticated)
         assist.assistant.register(on: authenticated)
         search.register(on: authenticated)

@@ -29,6 +29,6 @@ public enum GatewayReadModels {
         [HouseholdsProjection(), EventLogProjection(), UsersProjection(), HouseholdMembersProjection(), FeedbackProjection(),
          CalendarEntriesProjection(), CalendarFeedsProjection(), ChatsProjection(), ProfileFactsProjection(), AssistantActionsProjection(),
          ExportRequestsProjection(), TrackingLogsProjection(), WellbeingProjection(), CoachingProjection(),
-         AssistantTurnsProjection(), ActivitiesProjection(), ActivityHistoryProjection()]
+         AssistantTurnsProjection(), ActivitiesProjection(), ActivityHistoryProjection(), AdminActionsProjection()]
     }
 }

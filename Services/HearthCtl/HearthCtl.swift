@@ -9,7 +9,7 @@ public struct HearthCtl: AsyncParsableCommand {
         subcommands: [
             CatalogueCommand.self, TopicsCommand.self, TailCommand.self, TraceCommand.self, ReplayCommand.self,
             DeadLetterCommand.self, EmbedCommand.self, IngestCommand.self, PublishCommand.self, EvalCommand.self,
-            PrivacyCommand.self,
+            PrivacyCommand.self, AdminCommand.self,
         ])
 
     /// Parses the command line and runs the command; errors end the process the way

@@ -3,8 +3,8 @@
 # the PNGs beside this script, with headless Chromium, so the README shows what a browser shows,
 # and page 1 of a pediatrician summary PDF (rendered by poppler's pdftoppm in its test). Both come
 # from a real run: the tests fetch them from a gateway and, with HEARTH_CHART_SAMPLES set, write
-# them out. Chromium (Debian `chromium`) is installed on
-# first use; it is not needed to build, run or test Hearth.
+# them out. Chromium (Debian `chromium`) comes with `make setup` (the admin console's tests use it),
+# and is installed here too when missing.
 set -euo pipefail
 HEARTH_SCRIPT=charts
 source "$(dirname "${BASH_SOURCE[0]}")/../local/lib.sh"

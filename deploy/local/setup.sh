@@ -24,7 +24,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK=1
 # summary PDFs in the tests.
 # espeak-ng speaks the wellbeing space's guided audio (gateway); sox measures the recordings.
 # zlib1g-dev: gzip of the activity packs (gateway).
-APT_PKGS=(librdkafka-dev zlib1g-dev pkg-config wrk kcat docker-compose curl ca-certificates libvips-tools poppler-utils tesseract-ocr tesseract-ocr-eng espeak-ng sox)
+APT_PKGS=(librdkafka-dev zlib1g-dev pkg-config wrk kcat docker-compose curl ca-certificates libvips-tools poppler-utils tesseract-ocr tesseract-ocr-eng espeak-ng sox chromium fonts-dejavu-core)
 
 is_installed() {
   [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]

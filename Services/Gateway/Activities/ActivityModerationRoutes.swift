@@ -4,6 +4,7 @@ import HearthDomain
 import HearthEvents
 import HearthRuntime
 import HearthStore
+import Logging
 import Hummingbird
 import PostgresNIO
 
@@ -101,17 +102,23 @@ struct ActivityModerationRoutes: Sendable {
             throw APIError.invalid("submission_id", "the submission id in the path must be a UUID")
         }
         let body = try await JSONRequestBody.decodeIfPresent(DecisionRequest.self, from: request, context: context) ?? DecisionRequest()
-        let note = body.note?.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try await decide(id, approve: approve, reason: body.reason, note: body.note, by: admin, correlationId: context.correlationId, logger: context.logger)
+    }
+
+    /// The decision itself, from the JSON route or the console's form: `activity.moderated` with
+    /// the admin as moderator.
+    func decide(_ id: UUID, approve: Bool, reason given: String?, note: String?, by admin: UUID, correlationId: String, logger: Logger) async throws -> Decided {
+        let note = note?.trimmingCharacters(in: .whitespacesAndNewlines)
         if let note, note.count > 500 { throw APIError.invalid("note", "note must be at most 500 characters") }
         var reason: ActivityRefusalReason?
         if !approve {
-            guard let given = body.reason.flatMap(ActivityRefusalReason.init(rawValue:)) else {
+            guard let given = given.flatMap(ActivityRefusalReason.init(rawValue:)) else {
                 throw APIError.invalid("reason", "reason must be one of \(ActivityRefusalReason.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             reason = given
         }
         let rows = try await client.query(
-            "SELECT author_id, status FROM activity_submissions WHERE submission_id = \(id) AND content IS NOT NULL", logger: context.logger)
+            "SELECT author_id, status FROM activity_submissions WHERE submission_id = \(id) AND content IS NOT NULL", logger: logger)
         var found: (UUID, String)?
         for try await row in rows.decode((UUID, String).self) { found = row }
         guard let (author, status) = found else { throw APIError.notFound("submission") }
@@ -124,8 +131,8 @@ struct ActivityModerationRoutes: Sendable {
             note: note.flatMap { $0.isEmpty ? nil : $0 } ?? (approve ? "Approved by a moderator: it is in the feed now." : "A moderator decided it can't go into the feed."),
             activityId: approve ? ActivityContent.communityId(of: id) : nil, nearestActivityId: nil, similarity: nil,
             moderator: admin.uuidString.lowercased())
-        let position = try await publisher.publish(moderated, correlationId: context.correlationId)
-        context.logger.info("activity submission decided by an admin", metadata: ["submission_id": "\(id)", "decision": "\(decision)"])
+        let position = try await publisher.publish(moderated, correlationId: correlationId)
+        logger.info("activity submission decided by an admin", metadata: ["submission_id": "\(id)", "decision": "\(decision)", "admin_id": "\(admin)"])
         return Decided(submissionId: id, decision: decision, activityId: moderated.activityId, position: position.description)
     }
 

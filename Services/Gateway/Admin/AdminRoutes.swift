@@ -35,15 +35,29 @@ final class RegisteredRoutes: Sendable {
     var all: [Route] { routes.withLock { $0 } }
 }
 
-/// `GET /v1/admin/users` and `GET /v1/admin/routes`.
+/// `GET /v1/admin/users`, `GET /v1/admin/users/{user_id}` and `GET /v1/admin/routes`.
 struct AdminRoutes: Sendable {
     let users: UserReadModel
+    let lookup: AdminUserLookup
     let registeredRoutes: RegisteredRoutes
 
     struct UserPage: ResponseEncodable {
         let users: [UserView]
         let limit: Int
         let offset: Int
+        let q: String?
+
+        enum CodingKeys: String, CodingKey {
+            case users, limit, offset, q
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(users, forKey: .users)
+            try container.encode(limit, forKey: .limit)
+            try container.encode(offset, forKey: .offset)
+            try container.encode(q, forKey: .q)
+        }
     }
 
     struct RouteList: ResponseEncodable {
@@ -52,6 +66,12 @@ struct AdminRoutes: Sendable {
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {
         routes.get("users") { request, _ in try await listUsers(request) }
+        routes.get("users/{user_id}") { _, context in
+            guard let id = context.parameters.get("user_id").flatMap(UUID.init(uuidString:)) else {
+                throw APIError.invalid("user_id", "the user id in the path must be a UUID")
+            }
+            return try await lookup.detail(id)
+        }
         routes.get("routes") { _, _ in RouteList(routes: registeredRoutes.all) }
     }
 
@@ -59,7 +79,15 @@ struct AdminRoutes: Sendable {
         let query = request.uri.queryParameters
         let limit = try Self.integer(query.get("limit"), name: "limit", default: 50, range: 1...500)
         let offset = try Self.integer(query.get("offset"), name: "offset", default: 0, range: 0...1_000_000)
-        return UserPage(users: try await users.list(limit: limit, offset: offset), limit: limit, offset: offset)
+        let search = try Self.search(query.get("q"))
+        return UserPage(users: try await users.list(limit: limit, offset: offset, search: search), limit: limit, offset: offset, q: search)
+    }
+
+    /// `?q=`: trimmed, 1 to 200 characters; empty means no search.
+    static func search(_ text: String?) throws -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        guard text.count <= 200 else { throw APIError.invalid("q", "q must be at most 200 characters") }
+        return text
     }
 
     static func integer(_ text: String?, name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {

@@ -12,7 +12,7 @@ struct RefreshToken: Sendable, Equatable {
     let text: String
 
     static func generate() -> RefreshToken {
-        RefreshToken(text: prefix + SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URL)
+        RefreshToken(text: prefix + SecretToken.random())
     }
 
     /// The text a client sent, if it has the shape of one (anything else is unknown without a query).
@@ -26,7 +26,7 @@ struct RefreshToken: Sendable, Equatable {
         self.text = text
     }
 
-    var hash: Data { Data(SHA256.hash(data: Data(text.utf8))) }
+    var hash: Data { SecretToken.hash(text) }
 }
 
 /// One sign-in and the refresh tokens it hands out, one after another (a token family).
@@ -186,6 +186,9 @@ struct AuthSessions: Sendable {
     func forget(_ user: UUID) async throws {
         try await client.withTransaction(logger: logger) { connection in
             try await connection.query("DELETE FROM auth_sessions WHERE user_id = \(user)", logger: logger)
+            // The admin console's sessions and sign-in links of the account go with it.
+            try await connection.query("DELETE FROM admin_console_sessions WHERE user_id = \(user)", logger: logger)
+            try await connection.query("DELETE FROM admin_console_links WHERE user_id = \(user)", logger: logger)
             try await ReadModelChanges.announce(Self.readModel, on: connection, logger: logger)
         }
     }

@@ -31,7 +31,7 @@ struct GoogleOAuthState: Sendable {
     /// A state and the browser binding its cookie carries.
     func issue(for user: UUID, household: UUID?, now: Date = Date()) -> (state: String, binding: String) {
         let nonce = SymmetricKey(size: .bits128).withUnsafeBytes { Data($0) }.base64URL
-        let binding = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URL
+        let binding = SecretToken.random()
         let householdField = household?.uuidString.lowercased() ?? "-"
         let payload = Data(
             "\(user.uuidString.lowercased()).\(Int(now.timeIntervalSince1970 + Self.lifetime)).\(nonce).\(householdField).\(Self.digest(binding))".utf8

@@ -64,7 +64,9 @@ public struct GatewaySettings: Sendable {
     /// synthesis chain does, the library behind it.
     var activityIdeasPerDay: Int
     var activityIdeasRouter: ModelRouter?
-    /// `POST /v1/auth/dev` exists only in dev and test.
+    /// How long an admin console session lasts after sign-in (`HEARTH_ADMIN_SESSION_MINUTES`).
+    var adminSessionLifetime: TimeInterval
+    /// `POST /v1/auth/dev`, and the console's one-time links, exist only in dev and test.
     var devSignInEnabled: Bool
     var runDirectory: String
     var isProduction: Bool
@@ -141,6 +143,7 @@ public struct GatewaySettings: Sendable {
             activityFeedPollsPerMinute: try environment.int("HEARTH_ACTIVITY_FEED_POLLS_PER_MIN", default: 60, range: 1...10_000_000),
             activityIdeasPerDay: try environment.int("HEARTH_ACTIVITY_IDEAS_PER_DAY", default: 20, range: 0...1_000_000),
             activityIdeasRouter: try ActivityIdeasWriterSelection.router(environment, logger: Logger(label: "hearth.activities")),
+            adminSessionLifetime: TimeInterval(try environment.int("HEARTH_ADMIN_SESSION_MINUTES", default: 480, range: 1...10_080) * 60),
             devSignInEnabled: service.mode != .production,
             runDirectory: service.runDirectory,
             isProduction: service.mode == .production)

@@ -245,7 +245,7 @@ struct NotificationRoutes: Sendable {
         let user = try context.authenticatedUser()
         let id = try await ownedActiveWebhook(context, user: user)
         let store = try configuredSecrets()
-        let secret = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URL
+        let secret = SecretToken.random()
         let ref = try await store.store(secret, webhook: id, user: user)
         let position = try await publisher.publish(
             WebhookSecretRotatedV2(webhookId: id, userId: user, secretRef: ref), correlationId: context.correlationId)

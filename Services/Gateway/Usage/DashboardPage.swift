@@ -1,18 +1,20 @@
 import Foundation
 import HearthEvents
 
-/// The admin dashboard: one self-contained HTML page (inline CSS and SVG, no scripts or external
-/// assets) with the period's users, runs, tokens and cost, runs per day, top users and models.
-/// Every figure carries an `id` or `data-` attribute so tools (and tests) can read it back.
+/// The usage dashboard: the period's users, runs, tokens and cost, runs and tokens per day, cost
+/// per model, top users and models. Self-contained HTML (inline CSS and SVG, no scripts or
+/// external assets). Every figure carries an `id` or `data-` attribute so tools (and tests) can
+/// read it back. Served whole by `GET /v1/admin/dashboard` (bearer token) and inside the
+/// console's *Usage* page (`/admin/usage`).
 struct DashboardPage {
     let stats: AdminStatsReport
     let generatedAt: Date
 
     static let periods = [7, 30, 90]
 
+    /// The standalone page.
     var html: String {
-        let totals = stats.totals
-        return """
+        """
         <!doctype html>
         <html lang="en">
         <head>
@@ -21,21 +23,25 @@ struct DashboardPage {
         <meta http-equiv="refresh" content="60">
         <title>Hearth usage — last \(stats.periodDays) days</title>
         <style>
-        body { font: 15px/1.4 system-ui, sans-serif; margin: 2rem; color: #222; background: #fafaf7; }
-        h1 { font-size: 1.4rem; margin: 0 0 .3rem; } h2 { font-size: 1.1rem; margin-top: 2rem; }
-        nav a { margin-right: .8rem; } nav a.current { font-weight: bold; text-decoration: none; color: #222; }
-        .cards { display: flex; gap: 1rem; flex-wrap: wrap; margin-top: 1rem; }
-        .card { background: #fff; border: 1px solid #e3e1da; border-radius: 8px; padding: .8rem 1.2rem; min-width: 9rem; }
-        .card dt { color: #666; font-size: .85rem; } .card dd { margin: 0; font-size: 1.6rem; font-weight: 600; }
-        table { border-collapse: collapse; background: #fff; } th, td { border: 1px solid #e3e1da; padding: .35rem .7rem; text-align: left; }
-        td.n { text-align: right; font-variant-numeric: tabular-nums; } svg { background: #fff; border: 1px solid #e3e1da; border-radius: 8px; }
-        .muted { color: #777; font-size: .85rem; }
+        \(HTML.style)
         </style>
         </head>
         <body>
+        <main>
         <h1>Hearth usage</h1>
+        \(sections)
+        </main>
+        </body>
+        </html>
+        """
+    }
+
+    /// Everything below the page's heading.
+    var sections: String {
+        let totals = stats.totals
+        return """
         <p class="muted">Last \(stats.periodDays) days · generated \(Timestamp.format(generatedAt)) · refreshes every minute</p>
-        <nav aria-label="period">\(periodLinks)</nav>
+        <nav class="periods" aria-label="period">\(periodLinks)</nav>
         <dl class="cards">
         <div class="card"><dt>Users</dt><dd id="total-users" data-value="\(stats.totalUsers)">\(stats.totalUsers)</dd></div>
         <div class="card"><dt>Active users</dt><dd id="active-users" data-value="\(stats.activeUsers)">\(stats.activeUsers)</dd></div>
@@ -44,13 +50,15 @@ struct DashboardPage {
         <div class="card"><dt>Cost (USD)</dt><dd id="total-cost-usd" data-value="\(Money.dollars(fromCents: totals.costCents))">$\(String(format: "%.4f", Money.dollars(fromCents: totals.costCents)))</dd></div>
         </dl>
         <h2>Runs per day</h2>
-        \(chart)
+        \(runsChart)
+        <h2>Tokens per day</h2>
+        \(tokensChart)
+        <h2>Cost per model</h2>
+        \(costChart)
         <h2>Top users</h2>
         \(topUsersTable)
         <h2>Models</h2>
         \(modelsTable)
-        </body>
-        </html>
         """
     }
 
@@ -62,29 +70,36 @@ struct DashboardPage {
         }.joined(separator: " ")
     }
 
-    /// Bars of runs per day, scaled to the busiest day; each bar has a `<title>` tooltip.
-    private var chart: String {
-        let series = stats.runsPerDay
-        let width = 720.0, height = 180.0, top = 10.0, bottom = 24.0
-        let slot = width / Double(max(series.count, 1))
-        let peak = max(series.map(\.runs).max() ?? 0, 1)
-        var bars: [String] = []
-        for (index, day) in series.enumerated() {
-            let barHeight = (height - top - bottom) * Double(day.runs) / Double(peak)
-            let x = Double(index) * slot + slot * 0.1
-            let y = height - bottom - barHeight
-            bars.append(#"<rect x="\#(format(x))" y="\#(format(y))" width="\#(format(slot * 0.8))" height="\#(format(barHeight))" fill="rgb(217,130,43)" data-date="\#(day.date)" data-runs="\#(day.runs)"><title>\#(day.date): \#(day.runs) runs</title></rect>"#)
-        }
-        let first = series.first?.date ?? "", last = series.last?.date ?? ""
-        return """
-        <svg id="runs-per-day" width="\(Int(width))" height="\(Int(height))" viewBox="0 0 \(Int(width)) \(Int(height))" role="img" aria-label="Runs per day">
-        <line x1="0" y1="\(format(height - bottom))" x2="\(Int(width))" y2="\(format(height - bottom))" stroke="#999"/>
-        \(bars.joined(separator: "\n"))
-        <text x="4" y="\(Int(height) - 6)" font-size="11" fill="#666">\(first)</text>
-        <text x="\(Int(width) - 4)" y="\(Int(height) - 6)" font-size="11" fill="#666" text-anchor="end">\(last)</text>
-        <text x="4" y="\(Int(top) + 10)" font-size="11" fill="#666">max \(peak)</text>
-        </svg>
-        """
+    private var runsChart: String {
+        HTML.BarChart(
+            id: "runs-per-day", label: "Runs per day",
+            bars: stats.runsPerDay.map { day in
+                .init(label: day.date, value: Double(day.runs), tooltip: "\(day.date): \(day.runs) runs",
+                      attributes: [("data-date", day.date), ("data-runs", "\(day.runs)")])
+            }
+        ).svg
+    }
+
+    private var tokensChart: String {
+        HTML.BarChart(
+            id: "tokens-per-day", label: "Tokens per day",
+            bars: stats.runsPerDay.map { day in
+                .init(label: day.date, value: Double(day.tokens), tooltip: "\(day.date): \(day.tokens) tokens",
+                      attributes: [("data-day", day.date), ("data-tokens", "\(day.tokens)")])
+            }, color: "rgb(88,120,160)"
+        ).svg
+    }
+
+    private var costChart: String {
+        let models = stats.costPerModel.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+        guard !models.isEmpty else { return #"<p class="muted" id="cost-per-model">No model calls in this period.</p>"# }
+        return HTML.BarChart(
+            id: "cost-per-model", label: "Cost per model (cents)",
+            bars: models.map { model, cents in
+                .init(label: model, value: cents, tooltip: "\(model): \(String(format: "%.4f", Money.cents(cents)))¢",
+                      attributes: [("data-cost-model", model), ("data-cost-cents", "\(Money.cents(cents))")])
+            }, width: Double(max(240, 120 * models.count)), color: "rgb(120,150,90)", peakText: { String(format: "%.4f¢", $0) }
+        ).svg
     }
 
     private var topUsersTable: String {
@@ -104,7 +119,7 @@ struct DashboardPage {
     private var modelsTable: String {
         guard !stats.modelsBreakdown.isEmpty else { return #"<p class="muted" id="models">No model calls in this period.</p>"# }
         let rows = stats.modelsBreakdown.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { model, calls in
-            #"<tr data-model="\#(escape(model))" data-calls="\#(calls)"><td>\#(escape(model))</td><td class="n">\#(calls)</td></tr>"#
+            #"<tr data-model="\#(HTML.escape(model))" data-calls="\#(calls)"><td>\#(HTML.escape(model))</td><td class="n">\#(calls)</td></tr>"#
         }
         return """
         <table id="models"><thead><tr><th>Model</th><th>Calls</th></tr></thead>
@@ -112,12 +127,5 @@ struct DashboardPage {
         \(rows.joined(separator: "\n"))
         </tbody></table>
         """
-    }
-
-    private func format(_ value: Double) -> String { String(format: "%.1f", value) }
-
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

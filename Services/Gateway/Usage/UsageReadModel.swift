@@ -84,18 +84,38 @@ struct UsageReadModel: Sendable {
         return 0
     }
 
-    /// Runs started per UTC calendar day, the last `days` days (today included), oldest first,
-    /// days without runs included.
-    func runsPerDay(days: Int) async throws -> [(date: String, runs: Int)] {
+    /// Runs started and their tokens per UTC calendar day, the last `days` days (today included),
+    /// oldest first, days without runs included.
+    func runsPerDay(days: Int) async throws -> [UsageDay] {
         let rows = try await client.query(
             """
-            SELECT to_char(d.day, 'YYYY-MM-DD'), count(r.run_id)::int8
+            SELECT to_char(d.day, 'YYYY-MM-DD'), count(r.run_id)::int8, coalesce(sum(r.total_tokens), 0)::int8
             FROM generate_series((now() AT TIME ZONE 'UTC')::date - \(Int32(days - 1)), (now() AT TIME ZONE 'UTC')::date, interval '1 day') AS d(day)
             LEFT JOIN agent_runs r ON (r.started_at AT TIME ZONE 'UTC')::date = d.day::date
             GROUP BY d.day ORDER BY d.day
             """, logger: logger)
-        var series: [(String, Int)] = []
-        for try await (day, runs) in rows.decode((String, Int64).self) { series.append((day, Int(runs))) }
+        var series: [UsageDay] = []
+        for try await (day, runs, tokens) in rows.decode((String, Int64, Int64).self) { series.append(UsageDay(date: day, runs: Int(runs), tokens: Int(tokens))) }
         return series
     }
+
+    /// `provider/model` → cents, summed over every model call of the period (`run_metrics`, the
+    /// calls that failed over included: they were paid for too).
+    func costPerModel(days: Int) async throws -> [String: Double] {
+        let rows = try await client.query(
+            """
+            SELECT provider || '/' || model, coalesce(sum(cost_cents), 0)::float8 FROM run_metrics
+            WHERE created_at >= now() - make_interval(days => \(Int32(days))) GROUP BY 1
+            """, logger: logger)
+        var costs: [String: Double] = [:]
+        for try await (model, cents) in rows.decode((String, Double).self) { costs[model] = cents }
+        return costs
+    }
+}
+
+/// One UTC day of the usage charts.
+struct UsageDay: Sendable, Equatable, Encodable {
+    let date: String
+    let runs: Int
+    let tokens: Int
 }

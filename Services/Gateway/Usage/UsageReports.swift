@@ -66,7 +66,9 @@ struct AdminStatsReport: ResponseEncodable, Sendable {
     let totals: UsageTotals
     let topUsers: [UserUsage]
     let modelsBreakdown: [String: Int]
-    let runsPerDay: [(date: String, runs: Int)]
+    let runsPerDay: [UsageDay]
+    /// `provider/model` → cents over the period's model calls.
+    let costPerModel: [String: Double]
 
     enum CodingKeys: String, CodingKey {
         case periodDays = "period_days"
@@ -81,6 +83,7 @@ struct AdminStatsReport: ResponseEncodable, Sendable {
         case topUsers = "top_users"
         case modelsBreakdown = "models_breakdown"
         case runsPerDay = "runs_per_day"
+        case costPerModelCents = "cost_per_model_cents"
     }
 
     private struct TopUser: Encodable {
@@ -95,11 +98,6 @@ struct AdminStatsReport: ResponseEncodable, Sendable {
             case totalTokens = "total_tokens"
             case totalCostCents = "total_cost_cents"
         }
-    }
-
-    private struct Day: Encodable {
-        let date: String
-        let runs: Int
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -117,6 +115,7 @@ struct AdminStatsReport: ResponseEncodable, Sendable {
             TopUser(userId: $0.userId.uuidString.lowercased(), totalRuns: $0.runs, totalTokens: $0.totalTokens, totalCostCents: Money.cents($0.costCents))
         }, forKey: .topUsers)
         try container.encode(modelsBreakdown, forKey: .modelsBreakdown)
-        try container.encode(runsPerDay.map { Day(date: $0.date, runs: $0.runs) }, forKey: .runsPerDay)
+        try container.encode(runsPerDay, forKey: .runsPerDay)
+        try container.encode(costPerModel.mapValues(Money.cents), forKey: .costPerModelCents)
     }
 }

@@ -51,9 +51,10 @@ struct UsageRoutes: Sendable {
         async let active = usage.activeUsers(days: days)
         async let registered = usage.registeredUsers()
         async let perDay = usage.runsPerDay(days: days)
+        async let costs = usage.costPerModel(days: days)
         return AdminStatsReport(
             periodDays: days, totalUsers: try await registered, activeUsers: try await active, totals: try await totals,
-            topUsers: try await top, modelsBreakdown: try await models, runsPerDay: try await perDay)
+            topUsers: try await top, modelsBreakdown: try await models, runsPerDay: try await perDay, costPerModel: try await costs)
     }
 
     func dashboard(_ request: Request) async throws -> Response {

@@ -103,13 +103,18 @@ struct UserReadModel: Sendable {
         return false
     }
 
-    /// Users in registration order, `limit` of them after skipping `offset`.
-    func list(limit: Int, offset: Int) async throws -> [UserView] {
+    /// Users in registration order, `limit` of them after skipping `offset`; with `search`, only
+    /// those whose id is it, whose sign-in name (Apple's `sub`, the dev name) is it, or whose
+    /// display name contains it. Hearth keeps no e-mail addresses.
+    func list(limit: Int, offset: Int, search: String? = nil) async throws -> [UserView] {
+        let id = search.flatMap(UUID.init(uuidString:))
+        let pattern = search.map { "%" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%" }
         let rows = try await client.query(
             """
             SELECT u.user_id, u.provider, u.display_name, u.locale, u.time_zone, \(unescaped: Self.membershipsColumn), u.registered_at, u.role
             FROM users u
             WHERE u.erased_at IS NULL
+              AND (\(search)::text IS NULL OR u.user_id = \(id) OR lower(u.subject) = lower(\(search)) OR u.display_name ILIKE \(pattern))
             ORDER BY u.registered_at, u.user_id LIMIT \(limit) OFFSET \(offset)
             """, logger: logger)
         var users: [UserView] = []

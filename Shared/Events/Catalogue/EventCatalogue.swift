@@ -219,6 +219,7 @@ extension EventCatalogue {
             UserExportRequested.self,
             UserConsentsUpdated.self,
             FeedbackGiven.self,
+            AdminDeadLetterRedriven.self,
             AssistRequested.self,
             AssistRunStarted.self,
             AssistRunEvent.self,

@@ -37,12 +37,15 @@ public struct Topic: Hashable, Sendable, CustomStringConvertible {
     /// What each user does with the feed: favourites, what they did, their preferences. Keyed by
     /// the user; apart from `activities` so that this traffic never invalidates the feed's cache.
     public static let activityHistory = Topic("activity-history", partitions: 6)
+    /// What administrators did from the console or the admin API (redriving parked events, …),
+    /// keyed by the administrator: the audit trail, in the log like everything else.
+    public static let adminAudit = Topic("admin-audit", partitions: 1)
 
     /// Every event topic, in a stable order. Dead-letter topics are derived from these.
     public static let all: [Topic] = [
         .households, .users, .feedback, .assistRequests, .assistEvents, .chores, .content,
         .reminders, .notifications, .calendar, .chats, .profile, .assistant, .tracking, .wellbeing,
-        .activities, .activityHistory,
+        .activities, .activityHistory, .adminAudit,
     ]
 
     public static func named(_ name: String) -> Topic? {

@@ -66,6 +66,12 @@ public struct DeadLetterHeaders: Sendable, Equatable {
     /// The headers of the copy of `parked` (a message read from a dead-letter topic) that a
     /// redrive sends back: the event's own, and which parked message it is.
     public static func redriveHeaders(of parked: KafkaMessage) -> [KafkaHeader] {
-        parked.headers.filter { !names.contains($0.key) } + [KafkaHeader(key: Name.redrivenFrom, string: "\(parked.topic)@\(parked.offset)")]
+        redriveHeaders(eventHeaders: parked.headers, from: "\(parked.topic)@\(parked.offset)")
+    }
+
+    /// The headers of a redriven copy: the event's own (less any the relay added) and `from`,
+    /// the parked record it came from (a `.dlq` position, or a projection's parked row).
+    public static func redriveHeaders(eventHeaders: [KafkaHeader], from: String) -> [KafkaHeader] {
+        eventHeaders.filter { !names.contains($0.key) && $0.key != Name.redrivenFrom } + [KafkaHeader(key: Name.redrivenFrom, string: from)]
     }
 }

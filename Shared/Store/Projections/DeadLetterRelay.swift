@@ -165,8 +165,7 @@ public final class DeadLetterRelay: Service, Sendable {
         /// The message `hearthctl dlq` reads: the original key, value and headers, and where it
         /// came from and why it was parked.
         func outgoing() -> KafkaOutgoingMessage {
-            let headers = ((try? JSONDecoder().decode([DeadLetterStore.StoredHeader].self, from: Data(headersJSON.utf8))) ?? [])
-                .map { KafkaHeader(key: $0.key, value: Array($0.value)) }
+            let headers = ParkedEvents.headers(fromJSON: headersJSON)
             let parked = DeadLetterHeaders(error: error, projection: projection, topic: topic, partition: partition, offset: offset)
             return KafkaOutgoingMessage(topic: "\(topic).dlq", key: key, value: value, headers: headers + parked.kafkaHeaders)
         }

@@ -18,6 +18,9 @@ extension BackboneSuite {
             case forbiddenRole
             /// 403 for callers without the role (a member on a coach's route), 404 for the rest.
             case coachOnly
+            /// 401 for everyone: a form of the admin console, which answers only to a console
+            /// session's cookie (and its CSRF token); a bearer token is no session.
+            case consoleSession
             /// Not a resource of A's: public content, or a credential in the path (an invite code,
             /// a feed token) that is meant to let its holder in. The reason is the row's documentation.
             case notAResource(String)
@@ -95,6 +98,9 @@ extension BackboneSuite {
                 "DELETE /v1/households/{id}/coaches/{coach_id}": .hidden,
                 "GET /v1/activities/submissions/{id}": .hidden,
                 "POST /v1/admin/moderation/{id}/approve": .forbiddenRole,
+                "GET /v1/admin/users/{user_id}": .forbiddenRole,
+                "POST /admin/moderation/{id}/approve": .consoleSession,
+                "POST /admin/moderation/{id}/reject": .consoleSession,
                 "POST /v1/admin/moderation/{id}/reject": .forbiddenRole,
                 "POST /v1/admin/activities/{id}/withdraw": .forbiddenRole,
                 "GET /v1/activities/packs/{file}": .notAResource("a pack of the public feed, named by its hash"),
@@ -317,6 +323,7 @@ extension BackboneSuite {
                         let expected: Int = switch expectation {
                         case .forbiddenRole: 403
                         case .coachOnly: isCoach ? 404 : 403
+                        case .consoleSession: 401
                         default: 404
                         }
                         if reply.status != expected {

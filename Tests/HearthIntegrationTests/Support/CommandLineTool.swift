@@ -48,7 +48,8 @@ enum CommandLineTool {
     /// `environment` is added to the test process's own (pointed at the test's own stack, if any).
     static func start(_ arguments: [String], executable: String = "hearthctl", environment: [String: String] = [:], input: String? = nil) throws -> Running {
         let process = Process()
-        process.executableURL = try TestEnvironment.binPath().appendingPathComponent(executable)
+        // A bare name is one of ours (the build's binaries); an absolute path a system tool (chromium).
+        process.executableURL = executable.hasPrefix("/") ? URL(fileURLWithPath: executable) : try TestEnvironment.binPath().appendingPathComponent(executable)
         process.arguments = arguments
         process.environment = TestEnvironment.childEnvironment(environment)
         let outFile = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID()).out")
