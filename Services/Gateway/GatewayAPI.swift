@@ -103,10 +103,12 @@ struct GatewayAPI: Sendable {
         let activityAllowance = ActivityDailyAllowance(client: host.postgres, logger: logger)
         let assist = try AssistAPI.make(
             host: host, settings: settings.assist, admins: settings.adminUserIds, membership: membership, consistency: consistency, streams: streams)
-        let apple = AppleIdentityVerifier(keySet: AppleKeySet(url: settings.appleJWKSURL, logger: logger), clientId: settings.appleClientId)
+        let appleKeys = AppleKeySet(url: settings.appleJWKSURL, logger: logger)
+        let apple = AppleIdentityVerifier(keySet: appleKeys, clientId: settings.appleClientId)
         let activityModeration = ActivityModerationRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency)
         let userLookup = AdminUserLookup(
-            users: userReadModel, usage: assist.usage.usage, quota: assist.usage.quota, admins: settings.adminUserIds, client: host.postgres, logger: logger)
+            users: userReadModel, usage: assist.usage.usage, quota: assist.usage.quota, admins: settings.adminUserIds, publisher: host.publisher,
+            consistency: consistency, client: host.postgres, logger: logger)
         let pipelineHealth = PipelineHealth(
             client: host.postgres, kafka: KafkaAdmin(bootstrapServers: host.settings.kafkaBootstrap, logger: logger), logger: logger)
         let redrive = DeadLetterRedrive(parked: ParkedEvents(client: host.postgres, logger: logger), publisher: host.publisher)
@@ -173,9 +175,12 @@ struct GatewayAPI: Sendable {
             activityModeration: activityModeration,
             admin: AdminRoutes(users: userReadModel, lookup: userLookup, registeredRoutes: registeredRoutes),
             console: AdminConsoleRoutes(
-                sessions: consoleSessions, admins: settings.adminUserIds, apple: apple,
-                appleRedirectURL: settings.appleClientId == nil ? nil : settings.publicURL.map { $0 + "/admin/sign-in/apple" },
-                appleClientId: settings.appleClientId, devLinks: settings.devSignInEnabled, secureCookie: settings.isProduction,
+                sessions: consoleSessions, admins: settings.adminUserIds,
+                // The web's own audience: a token issued to the app does not open the console, nor the reverse.
+                apple: AppleIdentityVerifier(keySet: appleKeys, clientId: settings.appleWebClientId),
+                appleRedirectURL: settings.appleWebClientId == nil ? nil : settings.publicURL.map { $0 + "/admin/sign-in/apple" },
+                appleClientId: settings.appleWebClientId, devLinks: settings.devSignInEnabled,
+                secureCookie: settings.isProduction || settings.publicURL?.lowercased().hasPrefix("https://") == true,
                 usage: assist.usage, feedback: feedbackReview, pipeline: pipelineHealth, redrive: redrive, moderation: activityModeration,
                 users: userReadModel, lookup: userLookup),
             pipeline: PipelineRoutes(health: pipelineHealth, redrive: redrive),

@@ -22,8 +22,8 @@ struct AdminCommand: AsyncParsableCommand {
                 """)
 
         @Argument(help: "The administrator: a user id or a dev sign-in name.") var user: String
-        @Option(name: .customLong("gateway-url"), help: "The gateway's base URL (default: $HEARTH_PUBLIC_URL or http://127.0.0.1:8080).")
-        var gatewayURL: String = EnvironmentReader().string("HEARTH_PUBLIC_URL", default: "http://127.0.0.1:8080")
+        @Option(name: .customLong("gateway-url"), help: "The gateway's base URL (default: $HEARTH_PUBLIC_URL, else make run's http://127.0.0.1:8080).")
+        var gatewayURL: String?
         @Option(help: "The console page to open after sign-in, e.g. /admin/pipeline.") var next: String?
         @OptionGroup var connection: ConnectionOptions
 
@@ -41,10 +41,12 @@ struct AdminCommand: AsyncParsableCommand {
                 guard let found else { throw CLIFailure("no user \(who): sign in once (POST /v1/auth/dev) so the gateway knows them") }
                 return (found, try await AdminConsoleLink.issue(for: found, client: client, logger: logger))
             }
-            var components = URLComponents(string: gatewayURL.hasSuffix("/") ? String(gatewayURL.dropLast()) : gatewayURL)
+            // The gateway's public URL when it has one (a link is opened from outside), else `make run`'s.
+            let base = gatewayURL ?? EnvironmentReader().optionalString("HEARTH_PUBLIC_URL") ?? "http://127.0.0.1:8080"
+            var components = URLComponents(string: base.hasSuffix("/") ? String(base.dropLast()) : base)
             components?.path += AdminConsoleLink.path
             components?.queryItems = [URLQueryItem(name: "token", value: token)] + (next.map { [URLQueryItem(name: "next", value: $0)] } ?? [])
-            guard let link = components?.string else { throw CLIFailure("--gateway-url \(gatewayURL) is not a URL") }
+            guard let link = components?.string else { throw CLIFailure("--gateway-url \(base) is not a URL") }
             let admins = EnvironmentReader().list("HEARTH_ADMIN_USER_IDS").compactMap(UUID.init(uuidString:))
             if !admins.isEmpty, !admins.contains(userId) {
                 FileHandle.standardError.write(Data("warning: \(userId.uuidString.lowercased()) is not in this shell's HEARTH_ADMIN_USER_IDS; the gateway will refuse it unless its own list has it\n".utf8))

@@ -23,7 +23,7 @@ struct PrivacyCommand: AsyncParsableCommand {
         @OptionGroup var connection: ConnectionOptions
 
         /// Columns that name a user in the read models.
-        static let userColumns = ["user_id", "author_id", "owner_user_id", "proposed_for", "created_by"]
+        static let userColumns = ["user_id", "author_id", "owner_user_id", "proposed_for", "created_by", "admin_id", "set_by"]
 
         struct Report: Encodable {
             var userId: String

@@ -72,6 +72,13 @@ struct AdminRoutes: Sendable {
             }
             return try await lookup.detail(id)
         }
+        routes.put("users/{user_id}/quota") { request, context in
+            guard let id = context.parameters.get("user_id").flatMap(UUID.init(uuidString:)) else {
+                throw APIError.invalid("user_id", "the user id in the path must be a UUID")
+            }
+            let quota = try await JSONRequestBody.decode(QuotaRequest.self, from: request, context: context).validated()
+            return try await lookup.setQuota(of: id, to: quota, by: try context.authenticatedUser(), correlationId: context.correlationId)
+        }
         routes.get("routes") { _, _ in RouteList(routes: registeredRoutes.all) }
     }
 

@@ -57,7 +57,7 @@ struct PipelineReport: ResponseEncodable, Sendable {
         let eventType: String?
         let error: String
         let parkedAt: Date
-        /// The last redrive of it, if any.
+        /// Its redrive, if an administrator sent it back (once per parked position).
         let redrivenAt: Date?
         @OptionalLowercaseID var redrivenBy: UUID?
 
@@ -183,13 +183,14 @@ final class PipelineHealth: Sendable {
         guard !parked.isEmpty else { return [] }
         let targets = parked.map { AdminActionsProjection.redriveTarget(projection: $0.projection, topic: $0.topic, partition: $0.partition, offset: $0.offset) }
         var redriven: [String: (Date, UUID)] = [:]
-        for try await (target, at, admin) in try await client.query(
+        for try await (projection, topic, partition, offset, at, admin) in try await client.query(
             """
-            SELECT DISTINCT ON (target) target, occurred_at, admin_id FROM admin_actions
-            WHERE action = 'redrive' AND target = ANY(\(targets)) ORDER BY target, occurred_at DESC
+            SELECT projection, topic, partition, "offset", claimed_at, admin_id FROM admin_redrives
+            WHERE (projection, topic, partition, "offset") IN (
+                SELECT * FROM unnest(\(parked.map(\.projection))::text[], \(parked.map(\.topic))::text[], \(parked.map(\.partition))::int[], \(parked.map(\.offset))::int8[]))
             """, logger: logger
-        ).decode((String, Date, UUID).self) {
-            redriven[target] = (at, admin)
+        ).decode((String, String, Int32, Int64, Date, UUID).self) {
+            redriven[AdminActionsProjection.redriveTarget(projection: projection, topic: topic, partition: partition, offset: offset)] = (at, admin)
         }
         return zip(parked, targets).map { entry, target in
             PipelineReport.Parked(

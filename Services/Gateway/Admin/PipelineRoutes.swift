@@ -46,15 +46,57 @@ struct DeadLetterRedrive: Sendable {
         }
     }
 
+    /// Claims the parked position for this redrive; false when it was redriven before.
+    private func claim(_ target: Target, by admin: UUID, logger: Logger) async throws -> Bool {
+        for try await _ in try await parked.client.query(
+            """
+            INSERT INTO admin_redrives (projection, topic, partition, "offset", admin_id)
+            VALUES (\(target.projection), \(target.topic), \(target.partition), \(target.offset), \(admin))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """, logger: logger
+        ).decode(Int32.self) {
+            return true
+        }
+        return false
+    }
+
+    private func release(_ target: Target, logger: Logger) async throws {
+        try await parked.client.query(
+            """
+            DELETE FROM admin_redrives
+            WHERE projection = \(target.projection) AND topic = \(target.topic) AND partition = \(target.partition) AND "offset" = \(target.offset)
+            """, logger: logger)
+    }
+
+    /// Claims the position, sends the copy, then records who did it. Should the audit event fail
+    /// after the copy went out, the claim (with the admin) is the record, and the error says so.
     func redrive(_ target: Target, by admin: UUID, correlationId: String, logger: Logger) async throws -> Redriven {
         guard let (entry, message) = try await parked.redriveMessage(
             projection: target.projection, topic: target.topic, partition: target.partition, offset: target.offset)
         else { throw APIError.notFound("dead letter") }
-        let report = try await publisher.producer.send(message)
+        guard try await claim(target, by: admin, logger: logger) else {
+            throw APIError(.conflict, code: "already_redriven", message: "this parked event was already redriven; if it failed again it is parked at its new position")
+        }
+        let report: KafkaDeliveryReport
+        do {
+            report = try await publisher.producer.send(message)
+        } catch {
+            // Not sent: the claim goes, so the redrive can be tried again.
+            try? await release(target, logger: logger)
+            throw error
+        }
         let audit = AdminDeadLetterRedriven(
             adminId: admin, projection: entry.projection, topic: entry.topic, partition: entry.partition, offset: entry.offset,
             eventId: entry.eventId, eventType: entry.eventType, redrivenPartition: Int32(report.partition), redrivenOffset: report.offset)
-        let position = try await publisher.publish(audit, correlationId: correlationId)
+        let position: EventPosition
+        do {
+            position = try await publisher.publish(audit, correlationId: correlationId)
+        } catch {
+            logger.error("parked event redriven, but its audit event was not published (admin_redrives holds the admin)", metadata: [
+                "admin_id": "\(admin)", "from": "\(entry.topic)/\(entry.partition)@\(entry.offset)", "error": "\(error)",
+            ])
+            throw error
+        }
         logger.notice("parked event redriven by an admin", metadata: [
             "admin_id": "\(admin)", "projection": "\(entry.projection)", "from": "\(entry.topic)/\(entry.partition)@\(entry.offset)",
             "to": "\(report.topic)/\(report.partition)@\(report.offset)",

@@ -8,7 +8,7 @@ import Logging
 /// The admin console in a browser, under `/admin`: sign-in (Sign in with Apple, or in dev a
 /// one-time link from `hearthctl admin link`), then server-rendered pages over the same reports as
 /// their JSON twins under `/v1/admin`. The session lives in an HttpOnly, SameSite=Strict cookie
-/// (Secure outside dev) scoped to `/admin`; every form carries the session's CSRF token, and a
+/// (Secure in production or behind an https public URL) scoped to `/admin`; every form carries the session's CSRF token, and a
 /// POST without it changes nothing. Each request checks that the session's user is still an
 /// administrator.
 struct AdminConsoleRoutes: Sendable {
@@ -109,7 +109,20 @@ struct AdminConsoleRoutes: Sendable {
                 var found: [UserView] = []
                 if let query { found = try await users.list(limit: 50, offset: 0, search: query) }
                 let detail = found.count == 1 ? try await lookup.detail(found[0].userId) : nil
-                return ConsolePages.users(query: query, found: found, detail: detail, csrf: session.csrfToken)
+                return ConsolePages.users(
+                    query: query, found: found, detail: detail, csrf: session.csrfToken, notice: request.uri.queryParameters.get("done").map(Self.notice))
+            }
+        }
+        admin.post("users/{user_id}/quota") { request, context in
+            try await action(request, context: context) { session, form in
+                guard let id = context.parameters.get("user_id").flatMap(UUID.init(uuidString:)) else {
+                    throw APIError.invalid("user_id", "the user id in the path must be a UUID")
+                }
+                // An empty field puts the user back on the default.
+                let text = (form["monthly_quota"] ?? "").trimmingCharacters(in: .whitespaces)
+                let quota = try QuotaRequest(monthlyQuota: text.isEmpty ? nil : Self.number(text, field: "monthly_quota") as Int).validated()
+                _ = try await lookup.setQuota(of: id, to: quota, by: session.userId, correlationId: context.correlationId)
+                return Self.redirect("/admin/users?q=\(id.uuidString.lowercased())&done=quota")
             }
         }
     }
@@ -118,7 +131,7 @@ struct AdminConsoleRoutes: Sendable {
 
     private func beginApple() async throws -> Response {
         guard let appleRedirectURL, let appleClientId else {
-            return Self.html(ConsolePages.plain(title: "Sign in with Apple is not configured", status: 503, body: "<p>Set HEARTH_APPLE_CLIENT_ID and HEARTH_PUBLIC_URL.</p>"), status: .serviceUnavailable)
+            return Self.html(ConsolePages.plain(title: "Sign in with Apple is not configured", status: 503, body: "<p>Set HEARTH_APPLE_WEB_CLIENT_ID and HEARTH_PUBLIC_URL.</p>"), status: .serviceUnavailable)
         }
         let (state, nonceHash) = try await sessions.beginAppleSignIn()
         var components = URLComponents(string: Self.appleAuthorizeURL)!
@@ -164,7 +177,10 @@ struct AdminConsoleRoutes: Sendable {
         }
         let token = try await sessions.open(for: user, method: method)
         context.logger.notice("console sign-in", metadata: ["user_id": "\(user)", "method": "\(method)"])
-        var response = Self.redirect(Self.consolePath(next) ?? Self.home)
+        // Not a redirect: the browser would not send a SameSite=Strict cookie on a redirect that a
+        // cross-site post (Apple's) or a link in a mail started. This page of ours sets the cookie
+        // and moves on itself, so the next navigation is our own and carries it.
+        var response = Self.html(ConsolePages.signedIn(next: Self.consolePath(next) ?? Self.home))
         response.headers.append(HTTPField(name: .setCookie, value: sessionCookie(token)))
         return response
     }
@@ -273,6 +289,7 @@ struct AdminConsoleRoutes: Sendable {
         case "redriven": "The event was sent back to its topic; the projection retries it."
         case "approved": "Approved: it goes into the feed."
         case "rejected": "Rejected: its author is told why."
+        case "quota": "The quota is set: it applies to the next run."
         default: "Done."
         }
     }

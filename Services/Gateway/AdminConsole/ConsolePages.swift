@@ -50,14 +50,15 @@ enum ConsolePages {
         #"<input type="hidden" name="csrf" value="\#(HTML.escape(token))">"#
     }
 
-    /// A page outside a session: sign-in, refusals.
-    static func plain(title: String, status: Int, body: String) -> String {
+    /// A page outside a session: sign-in, refusals. `moveTo`: where the page sends the browser at once.
+    static func plain(title: String, status: Int, moveTo: String? = nil, body: String) -> String {
         """
         <!doctype html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
+        \(moveTo.map { #"<meta http-equiv="refresh" content="0;url=\#(HTML.escape($0))">"# } ?? "")
         <title>Hearth admin — \(HTML.escape(title))</title>
         <style>
         \(HTML.style)
@@ -73,6 +74,11 @@ enum ConsolePages {
         """
     }
 
+    /// Sets nothing itself (the response's cookie does): moves on to the console.
+    static func signedIn(next: String) -> String {
+        plain(title: "Signed in", status: 200, moveTo: next, body: #"<p>Signed in. <a id="continue" href="\#(HTML.escape(next))">Continue</a></p>"#)
+    }
+
     static func signIn(appleURL: String?, devLinks: Bool, message: String?) -> String {
         var parts: [String] = []
         if let message { parts.append(#"<p class="notice" id="notice">\#(HTML.escape(message))</p>"#) }
@@ -80,7 +86,7 @@ enum ConsolePages {
         if let appleURL {
             parts.append(#"<p><a id="apple-sign-in" href="\#(HTML.escape(appleURL))">Sign in with Apple</a></p>"#)
         } else {
-            parts.append(#"<p class="muted">Sign in with Apple is not configured on this server (HEARTH_APPLE_CLIENT_ID).</p>"#)
+            parts.append(#"<p class="muted">Sign in with Apple is not configured on this server (HEARTH_APPLE_WEB_CLIENT_ID, HEARTH_PUBLIC_URL).</p>"#)
         }
         if devLinks {
             parts.append(#"<p class="muted" id="dev-links">Development: run <code>hearthctl admin link &lt;user id or dev name&gt;</code> and open the link it prints.</p>"#)
@@ -121,8 +127,8 @@ enum ConsolePages {
         ).svg
         let rows = report.items.map { item in
             """
-            <tr data-feedback-id="\(item.feedbackId.uuidString.lowercased())" data-signal="\(item.signal)" data-mode="\(item.mode ?? "")">
-            <td>\(HTML.time(item.givenAt))</td><td>\(signalMark(item.signal))</td><td>\(HTML.escape(item.mode ?? "—"))</td>
+            <tr data-feedback-id="\(item.feedbackId.uuidString.lowercased())" data-signal="\(HTML.escape(item.signal))" data-mode="\(HTML.escape(item.mode ?? ""))">
+            <td>\(HTML.time(item.givenAt))</td><td>\(HTML.escape(signalMark(item.signal)))</td><td>\(HTML.escape(item.mode ?? "—"))</td>
             <td>\(HTML.escape(item.goal ?? "—"))</td><td>\(HTML.escape(item.models.joined(separator: ", ")))</td>
             <td>\(HTML.escape(item.planOutline ?? "—"))</td><td>\(HTML.escape(item.comment ?? ""))</td>
             <td class="muted">\(HTML.escape(item.runId))</td>
@@ -185,10 +191,12 @@ enum ConsolePages {
             <td>\(HTML.escape(entry.projection))</td><td>\(HTML.escape(position))</td><td>\(HTML.escape(entry.eventType ?? "?"))</td>
             <td class="muted">\(entry.eventId?.uuidString.lowercased() ?? "?")</td><td class="error">\(HTML.escape(entry.error))</td>
             <td>\(HTML.time(entry.parkedAt))</td>
-            <td><form method="post" action="/admin/pipeline/redrive" class="inline">\(csrfField(csrf))
+            <td>\(entry.redrivenAt != nil ? #"<span class="muted">\#(redriven)</span>"# : """
+            <form method="post" action="/admin/pipeline/redrive" class="inline">\(csrfField(csrf))
             <input type="hidden" name="projection" value="\(HTML.escape(entry.projection))"><input type="hidden" name="topic" value="\(HTML.escape(entry.topic))">
             <input type="hidden" name="partition" value="\(entry.partition)"><input type="hidden" name="offset" value="\(entry.offset)">
-            <button type="submit">Redrive</button></form> <span class="muted">\(redriven)</span></td>
+            <button type="submit">Redrive</button></form>
+            """)</td>
             </tr>
             """
         }
@@ -236,7 +244,7 @@ enum ConsolePages {
                 """
                 : ""
             return """
-            <tr class="submission" data-submission-id="\(id)" data-status="\(item.status)">
+            <tr class="submission" data-submission-id="\(id)" data-status="\(HTML.escape(item.status))">
             <td><strong>\(HTML.escape(item.content?.title ?? "—"))</strong><br><span class="muted">\(HTML.escape(item.content?.description ?? ""))</span></td>
             <td>\(HTML.escape(item.reason ?? "—"))<br><span class="muted">\(HTML.escape(item.note ?? ""))</span></td>
             <td>\(HTML.escape(item.nearestTitle ?? "—"))\(item.similarity.map { " (\(String(format: "%.2f", $0)))" } ?? "")</td>
@@ -259,7 +267,7 @@ enum ConsolePages {
 
     // MARK: Users
 
-    static func users(query: String?, found: [UserView], detail: AdminUserDetail?, csrf: String) -> String {
+    static func users(query: String?, found: [UserView], detail: AdminUserDetail?, csrf: String, notice: String?) -> String {
         let search = """
         <form method="get" action="/admin/users" id="user-search">
         <label>User id or name <input type="search" name="q" value="\(HTML.escape(query ?? ""))" maxlength="200"></label>
@@ -294,8 +302,12 @@ enum ConsolePages {
             <div class="card"><dt>Sign-ins</dt><dd id="user-sign-ins" data-value="\(detail.signIns.total)">\(detail.signIns.total)</dd></div>
             </dl>
             <p class="muted">Last sign-in \(HTML.time(detail.signIns.lastSignedInAt)) · \(detail.signIns.open) open sessions · quota resets \(detail.quota.resetDate)\(detail.isAdmin ? " · administrator" : "") · households: \(detail.user.memberships.count)</p>
+            <form method="post" action="/admin/users/\(id)/quota" id="quota-form">\(csrfField(csrf))
+            <label>Monthly quota <input type="number" name="monthly_quota" min="\(QuotaRequest.range.lowerBound)" max="\(QuotaRequest.range.upperBound)" value="\(detail.customQuota.map(String.init) ?? "")" placeholder="default \(detail.customQuota == nil ? String(detail.quota.quota) : "")"></label>
+            <button type="submit">Set</button> <span class="muted" id="quota-source" data-value="\(detail.customQuota == nil ? "default" : "custom")">\(detail.customQuota == nil ? "the default applies" : "set by an administrator; empty for the default")</span>
+            </form>
             """
         }
-        return layout(.users, csrf: csrf, body: "<h1>Users</h1>\n\(search)\n\(list)\n\(card)")
+        return layout(.users, csrf: csrf, notice: notice, body: "<h1>Users</h1>\n\(search)\n\(list)\n\(card)")
     }
 }

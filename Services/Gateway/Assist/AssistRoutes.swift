@@ -55,9 +55,9 @@ struct AssistRoutes: Sendable {
             if case .admitted? = try? await admission { await quota.release(user, today: today) }
             throw error
         }
-        if case .exceeded(let used) = try await admission {
-            context.logger.info("monthly quota exceeded", metadata: ["used": "\(used)", "quota": "\(quota.limit)"])
-            return quotaExceeded(runId: runId, used: used, today: today, format: format)
+        if case .exceeded(let used, let limit) = try await admission {
+            context.logger.info("monthly quota exceeded", metadata: ["used": "\(used)", "quota": "\(limit)"])
+            return quotaExceeded(runId: runId, used: used, quota: limit, today: today, format: format)
         }
         let admitted = ContinuousClock.now
         // Subscribe before publishing: the run's first events may come back within a millisecond.
@@ -81,10 +81,10 @@ struct AssistRoutes: Sendable {
 
     /// The whole stream of a request over quota: `quota_exceeded`, then `done`. Nothing is
     /// published: the run never starts.
-    private func quotaExceeded(runId: UUID, used: Int, today: CalendarDay, format: RunStreamFormat) -> Response {
+    private func quotaExceeded(runId: UUID, used: Int, quota: Int, today: CalendarDay, format: RunStreamFormat) -> Response {
         let reset = MonthlyQuota.resetDate(after: today).isoDate
-        let message = "Monthly quota exceeded. You've used \(used)/\(quota.limit) requests."
-        let data = #"{"message":\#(Self.jsonString(message)),"quota":\#(quota.limit),"reset_date":"\#(reset)","used":\#(used)}"#
+        let message = "Monthly quota exceeded. You've used \(used)/\(quota) requests."
+        let data = #"{"message":\#(Self.jsonString(message)),"quota":\#(quota),"reset_date":"\#(reset)","used":\#(used)}"#
         let runKey = runId.uuidString.lowercased()
         var buffer = format.frame(RunStreamEventText(seq: 1, event: "quota_exceeded", data: data), runId: runKey)
         var done = format.frame(RunStreamEventText(seq: 2, event: "done", data: #"{"elapsed_ms":0,"outcome":"quota_exceeded"}"#, elapsedMs: 0), runId: runKey)

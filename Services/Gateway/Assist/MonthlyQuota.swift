@@ -4,7 +4,8 @@ import HearthStore
 import Logging
 import PostgresNIO
 
-/// Runs per user per calendar month (UTC), `HEARTH_MONTHLY_QUOTA` (default 10, the seed's).
+/// Runs per user per calendar month (UTC), `HEARTH_MONTHLY_QUOTA` (default 10, the seed's), or
+/// the user's own quota an administrator set (`admin.user_quota_set`, `assist_quota_overrides`).
 ///
 /// Counted in `assist_quota_usage` at admission, in one atomic statement, so concurrent
 /// requests (on any gateway instance) cannot overshoot, and a run counts from the moment it is
@@ -15,8 +16,9 @@ struct MonthlyQuota: Sendable {
     let logger: Logger
 
     enum Decision: Sendable, Equatable {
-        case admitted(used: Int)
-        case exceeded(used: Int)
+        /// `quota`: the user's quota this month (theirs, or the default).
+        case admitted(used: Int, quota: Int)
+        case exceeded(used: Int, quota: Int)
     }
 
     /// The first day of `day`'s month.
@@ -48,30 +50,34 @@ struct MonthlyQuota: Sendable {
             Admission(user: user, month: Self.monthStart(of: today).isoDate, limit: limit), logger: logger)
         var admittedUsed: Int?
         var storedUsed = 0
-        for try await (admitted, used) in rows {
+        var quota = limit
+        for try await (admitted, used, applied) in rows {
+            quota = Int(applied)
             if admitted { admittedUsed = Int(used) } else { storedUsed = Int(used) }
         }
-        if let admittedUsed { return .admitted(used: admittedUsed) }
-        return .exceeded(used: storedUsed)
+        if let admittedUsed { return .admitted(used: admittedUsed, quota: quota) }
+        return .exceeded(used: storedUsed, quota: quota)
     }
 
-    /// On the critical path of every run: prepared once per connection.
+    /// On the critical path of every run: prepared once per connection. The user's own quota, if
+    /// an administrator set one, is one primary-key lookup in the same statement.
     struct Admission: PreparedStatement {
         static let sql = """
             WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true)),
+            quota AS (SELECT coalesce((SELECT monthly_quota FROM assist_quota_overrides WHERE user_id = $1), $3::int) AS n),
             admitted AS (
                 INSERT INTO assist_quota_usage (user_id, month, used)
-                SELECT $1, $2::date, 1 FROM relaxed WHERE $3 > 0
+                SELECT $1, $2::date, 1 FROM relaxed, quota WHERE quota.n > 0
                 ON CONFLICT (user_id, month) DO UPDATE SET used = assist_quota_usage.used + 1
-                    WHERE assist_quota_usage.used < $3
+                    WHERE assist_quota_usage.used < (SELECT n FROM quota)
                 RETURNING used
             )
-            SELECT true, used FROM admitted
+            SELECT true, used, (SELECT n FROM quota) FROM admitted
             UNION ALL
-            SELECT false, coalesce((SELECT used FROM assist_quota_usage WHERE user_id = $1 AND month = $2::date), 0)
+            SELECT false, coalesce((SELECT used FROM assist_quota_usage WHERE user_id = $1 AND month = $2::date), 0), (SELECT n FROM quota)
             """
         static let bindingDataTypes: [PostgresDataType] = [.uuid, .text, .int8]
-        typealias Row = (Bool, Int32)
+        typealias Row = (Bool, Int32, Int32)
 
         var user: UUID
         /// The first day of the month, `YYYY-MM-DD`.
@@ -104,5 +110,15 @@ struct MonthlyQuota: Sendable {
             "SELECT used FROM assist_quota_usage WHERE user_id = \(user) AND month = \(month)::date", logger: logger)
         for try await used in rows.decode(Int32.self) { return Int(used) }
         return 0
+    }
+
+    /// The user's quota: the one an administrator set, else the default.
+    func limit(for user: UUID) async throws -> Int {
+        for try await quota in try await client.query(
+            "SELECT monthly_quota FROM assist_quota_overrides WHERE user_id = \(user)", logger: logger
+        ).decode(Int32.self) {
+            return Int(quota)
+        }
+        return limit
     }
 }

@@ -29,9 +29,9 @@ struct RunLauncher: Sendable {
             throw APIError(.serviceUnavailable, code: "not_ready", message: "the gateway is still starting; retry shortly")
         }
         let today = CalendarDay(Date(), in: .gmt)
-        if case .exceeded(let used) = try await quota.admit(user, today: today) {
+        if case .exceeded(let used, let limit) = try await quota.admit(user, today: today) {
             throw APIError(
-                .tooManyRequests, code: "quota_exceeded", message: "the monthly assistant quota is used up (\(used) of \(quota.limit))",
+                .tooManyRequests, code: "quota_exceeded", message: "the monthly assistant quota is used up (\(used) of \(limit))",
                 headers: [.retryAfter: String(MonthlyQuota.secondsToNextMonth(after: Date()))])
         }
         return try await start(event, runId: runId, user: user, today: today, format: format, ticket: ticket, context: context, headers: extra)

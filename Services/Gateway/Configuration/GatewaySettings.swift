@@ -12,6 +12,9 @@ public struct GatewaySettings: Sendable {
 
     var appleJWKSURL: String
     var appleClientId: String?
+    /// The Services ID of Sign in with Apple on the web (`HEARTH_APPLE_WEB_CLIENT_ID`): the admin
+    /// console's sign-in, whose identity tokens are issued to it rather than to the app.
+    var appleWebClientId: String?
     var tokenIssuer: String
     var tokenAudience: String
     /// How long an access token lives (`HEARTH_ACCESS_TOKEN_SECONDS`); a refresh token renews it.
@@ -115,6 +118,7 @@ public struct GatewaySettings: Sendable {
         return GatewaySettings(
             appleJWKSURL: jwksURL,
             appleClientId: environment.optionalString("HEARTH_APPLE_CLIENT_ID"),
+            appleWebClientId: environment.optionalString("HEARTH_APPLE_WEB_CLIENT_ID"),
             tokenIssuer: environment.string("HEARTH_JWT_ISSUER", default: "hearth"),
             tokenAudience: environment.string("HEARTH_JWT_AUDIENCE", default: "hearth-app"),
             tokenLifetime: TimeInterval(try environment.int("HEARTH_ACCESS_TOKEN_SECONDS", default: 900, range: 30...86_400)),

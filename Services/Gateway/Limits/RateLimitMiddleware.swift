@@ -19,13 +19,15 @@ struct RateLimitMiddleware: RouterMiddleware {
     static let resetHeader = HTTPField.Name("RateLimit-Reset")!
     static let retryAfterHeader = HTTPField.Name("Retry-After")!
 
-    /// Whether `path` is a sign-in route as the router matches it: the router ignores empty
+    /// Whether `path` is a sign-in route (the API's or the console's) as the router matches it: the router ignores empty
     /// segments (`/v1//auth/device` is `/v1/auth/device`), so the limiter must too.
     static func isAuthPath(_ path: String) -> Bool {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         // Renewing or ending a session is no sign-in (a refresh token cannot be guessed, and every
         // client behind one address refreshes every 15 minutes): the general limit covers them.
         if segments.count >= 3, ["refresh", "logout"].contains(segments[2]) { return false }
+        // The console's sign-in (`/admin/sign-in/...`) too: its Apple round trip writes a row.
+        if segments.count >= 3, segments[0] == "admin", segments[1] == "sign-in" { return true }
         return segments.count >= 2 && segments[0] == "v1" && segments[1] == "auth"
     }
 

@@ -5,13 +5,15 @@ import Logging
 import PostgresNIO
 
 /// `admin_actions`: the audit trail of the admin-audit topic, one row per action, so the console
-/// can say which parked event was redriven, when and by whom. Kept when an administrator's
-/// account is erased: the trail holds ids and positions only, and an audit log that forgets its
-/// actors is no audit log.
+/// can say which parked event was redriven, when and by whom; and `assist_quota_overrides`, the
+/// quotas administrators set. The trail is kept when an administrator's account is erased (it
+/// holds ids and positions only, and an audit log that forgets its actors is no audit log); an
+/// erased user's own quota goes with them.
 public struct AdminActionsProjection: Projection {
     public let name = "admin_actions"
-    public let topics: [Topic] = [.adminAudit]
-    public let tables = ["admin_actions"]
+    public let topics: [Topic] = [.adminAudit, .users]
+    public let tables = ["admin_actions", "assist_quota_overrides"]
+    public let eventTypes: Set<String>? = [AdminDeadLetterRedriven.eventType, AdminUserQuotaSet.eventType, UserErased.eventType]
 
     public init() {}
 
@@ -20,24 +22,49 @@ public struct AdminActionsProjection: Projection {
         "\(projection):\(topic)/\(partition)@\(offset)"
     }
 
+    static func quotaTarget(_ user: UUID) -> String { "user:\(user.uuidString.lowercased())" }
+
+    /// One event at a time: admin actions are rare, and quota decisions must apply in order.
     public func apply(_ events: [ProjectedEvent], on connection: PostgresConnection, logger: Logger) async throws {
-        var ids: [UUID] = [], admins: [UUID] = [], actions: [String] = [], targets: [String] = [], details: [String] = [], times: [String] = []
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         for event in events {
-            guard let redriven = event.payload as? AdminDeadLetterRedriven else { continue }
-            ids.append(event.metadata.id)
-            admins.append(redriven.adminId)
-            actions.append("redrive")
-            targets.append(Self.redriveTarget(projection: redriven.projection, topic: redriven.topic, partition: redriven.partition, offset: redriven.offset))
-            details.append(String(decoding: try encoder.encode(redriven), as: UTF8.self))
-            times.append(Timestamp.format(event.metadata.occurredAt))
+            let occurredAt = event.metadata.occurredAt
+            switch event.payload {
+            case let redriven as AdminDeadLetterRedriven:
+                try await record(
+                    event, admin: redriven.adminId, action: "redrive",
+                    target: Self.redriveTarget(projection: redriven.projection, topic: redriven.topic, partition: redriven.partition, offset: redriven.offset),
+                    detail: String(decoding: try encoder.encode(redriven), as: UTF8.self), on: connection, logger: logger)
+            case let quota as AdminUserQuotaSet:
+                try await record(
+                    event, admin: quota.adminId, action: "quota", target: Self.quotaTarget(quota.userId),
+                    detail: String(decoding: try encoder.encode(quota), as: UTF8.self), on: connection, logger: logger)
+                if let runs = quota.monthlyQuota {
+                    try await connection.query(
+                        """
+                        INSERT INTO assist_quota_overrides (user_id, monthly_quota, set_by, set_at)
+                        VALUES (\(quota.userId), \(Int32(clamping: runs)), \(quota.adminId), \(occurredAt))
+                        ON CONFLICT (user_id) DO UPDATE SET monthly_quota = EXCLUDED.monthly_quota, set_by = EXCLUDED.set_by, set_at = EXCLUDED.set_at
+                        """, logger: logger)
+                } else {
+                    try await connection.query("DELETE FROM assist_quota_overrides WHERE user_id = \(quota.userId)", logger: logger)
+                }
+            case let erased as UserErased:
+                try await connection.query("DELETE FROM assist_quota_overrides WHERE user_id = \(erased.userId)", logger: logger)
+            default:
+                continue
+            }
         }
-        guard !ids.isEmpty else { return }
+    }
+
+    private func record(
+        _ event: ProjectedEvent, admin: UUID, action: String, target: String, detail: String, on connection: PostgresConnection, logger: Logger
+    ) async throws {
         try await connection.query(
             """
             INSERT INTO admin_actions (event_id, admin_id, action, target, detail, occurred_at)
-            SELECT * FROM unnest(\(ids)::uuid[], \(admins)::uuid[], \(actions)::text[], \(targets)::text[], \(details)::jsonb[], \(times)::timestamptz[])
+            VALUES (\(event.metadata.id), \(admin), \(action), \(target), \(detail)::jsonb, \(event.metadata.occurredAt))
             ON CONFLICT (event_id) DO NOTHING
             """, logger: logger)
     }

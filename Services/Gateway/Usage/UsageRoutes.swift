@@ -37,10 +37,11 @@ struct UsageRoutes: Sendable {
         async let models = usage.models(days: days, user: user)
         let today = CalendarDay(Date(), in: .gmt)
         let used = try await quota.used(by: user, today: today)
+        let limit = try await quota.limit(for: user)
         return UserUsageReport(
             userId: user, periodDays: days, totals: try await totals, modelsUsed: try await models,
             quota: .init(
-                quota: quota.limit, used: used, remaining: max(0, quota.limit - used),
+                quota: limit, used: used, remaining: max(0, limit - used),
                 resetDate: MonthlyQuota.resetDate(after: today).isoDate))
     }
 

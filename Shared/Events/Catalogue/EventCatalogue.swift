@@ -220,6 +220,7 @@ extension EventCatalogue {
             UserConsentsUpdated.self,
             FeedbackGiven.self,
             AdminDeadLetterRedriven.self,
+            AdminUserQuotaSet.self,
             AssistRequested.self,
             AssistRunStarted.self,
             AssistRunEvent.self,

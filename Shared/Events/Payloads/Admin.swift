@@ -52,3 +52,40 @@ public struct AdminDeadLetterRedriven: EventPayload {
         self.redrivenOffset = redrivenOffset
     }
 }
+
+/// `admin.user_quota_set` v1: an administrator gave a user their own monthly quota of assist
+/// runs, or (`monthly_quota` null) put them back on the default. Keyed by the administrator, like
+/// every admin action; the topic's one partition keeps all of them in one order.
+public struct AdminUserQuotaSet: EventPayload {
+    public static let eventType = "admin.user_quota_set"
+    public static let version = 1
+    public static let topic = Topic.adminAudit
+    public static let privacy = PayloadPrivacy(personal: [:], notPersonal: ["admin_id", "user_id", "monthly_quota"])
+
+    public var adminId: UUID
+    public var userId: UUID
+    /// Runs a calendar month (UTC); nil: the default again.
+    public var monthlyQuota: Int?
+
+    public var aggregateKey: String { adminId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case adminId = "admin_id"
+        case userId = "user_id"
+        case monthlyQuota = "monthly_quota"
+    }
+
+    public init(adminId: UUID, userId: UUID, monthlyQuota: Int?) {
+        self.adminId = adminId
+        self.userId = userId
+        self.monthlyQuota = monthlyQuota
+    }
+
+    /// `monthly_quota` is always written, null included: null is the decision "back to the default".
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(adminId, forKey: .adminId)
+        try container.encode(userId, forKey: .userId)
+        try container.encode(monthlyQuota, forKey: .monthlyQuota)
+    }
+}

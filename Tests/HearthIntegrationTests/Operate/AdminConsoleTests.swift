@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HearthDomain
 import HearthEvents
@@ -23,10 +24,17 @@ extension BackboneSuite {
             return try #require(URL(string: result.output.trimmingCharacters(in: .whitespacesAndNewlines)), "\(result.output)")
         }
 
+        /// Where a sign-in's page moves the browser on to (its `<meta http-equiv="refresh">`).
+        static func movesOnTo(_ reply: HTTPTestClient.Reply) -> String? {
+            let html = String(decoding: reply.body, as: UTF8.self)
+            guard let range = html.range(of: #"<meta http-equiv="refresh" content="0;url="#) else { return nil }
+            return String(html[range.upperBound...].prefix { $0 != "\"" })
+        }
+
         /// Signs in with a fresh link: the session cookie's `name=value`.
         static func signIn(_ gateway: ServiceProcess, admin name: String) async throws -> String {
             let reply = try await HTTPTestClient.send("GET", try await link(gateway, admin: name))
-            #expect(reply.status == 303, "\(String(decoding: reply.body, as: UTF8.self))")
+            #expect(reply.status == 200 && movesOnTo(reply) == "/admin/usage", "\(String(decoding: reply.body, as: UTF8.self))")
             let setCookie = try #require(reply.header("Set-Cookie"))
             return String(setCookie.prefix { $0 != ";" })
         }
@@ -51,7 +59,7 @@ extension BackboneSuite {
             try await ServiceProcess.with(
                 "gateway", environment: ["HEARTH_ADMIN_USER_IDS": Self.userId(adminName), "HEARTH_RATE_LIMIT_PER_MIN": "100000"]) { gateway in
                 let base = gateway.baseURL
-                _ = try await GatewayUser.signIn(gateway, name: adminName)
+                let admin = try await GatewayUser.signIn(gateway, name: adminName)
                 let member = try await GatewayUser.signIn(gateway, name: memberName)
 
                 // Without a session every page sends the browser to the sign-in page.
@@ -61,10 +69,11 @@ extension BackboneSuite {
                 #expect(signInPage.status == 200 && String(decoding: signInPage.body, as: UTF8.self).contains("hearthctl admin link"))
 
                 // The link signs in once: the cookie is HttpOnly, SameSite=Strict, scoped to /admin, and
-                // not Secure in dev (plain http); the browser goes where --next said.
+                // not Secure in dev (plain http); the page moves on where --next said (by itself, not
+                // by a redirect, which would not carry a Strict cookie after a cross-site start).
                 let link = try await Self.link(gateway, admin: adminName, next: "/admin/pipeline")
                 let signedIn = try await HTTPTestClient.send("GET", link)
-                #expect(signedIn.status == 303 && signedIn.header("Location") == "/admin/pipeline")
+                #expect(signedIn.status == 200 && Self.movesOnTo(signedIn) == "/admin/pipeline")
                 let setCookie = try #require(signedIn.header("Set-Cookie"))
                 let attributes = Set(setCookie.split(separator: ";").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) })
                 #expect(attributes.isSuperset(of: ["HttpOnly", "SameSite=Strict", "Path=/admin", "Max-Age=28800"]), "\(setCookie)")
@@ -85,7 +94,7 @@ extension BackboneSuite {
                 #expect(usage.header("Content-Security-Policy")?.contains("default-src 'none'") == true)
                 let elsewhere = try await HTTPTestClient.send(
                     "GET", try await Self.link(gateway, admin: adminName, next: "//evil.example/admin/usage"))
-                #expect(elsewhere.header("Location") == "/admin/usage")
+                #expect(Self.movesOnTo(elsewhere) == "/admin/usage")
                 let badDays = try await HTTPTestClient.send(
                     "GET", base.appendingPathComponent("admin/usage").appending(queryItems: [.init(name: "days", value: "abc")]), headers: ["Cookie": cookie])
                 #expect(badDays.status == 400 && String(decoding: badDays.body, as: UTF8.self).contains("days"))
@@ -109,6 +118,50 @@ extension BackboneSuite {
                 // A session past its expiry is no session.
                 let second = try await Self.signIn(gateway, admin: adminName)
                 #expect(try await HTTPTestClient.send("GET", base.appendingPathComponent("admin/feedback"), headers: ["Cookie": second]).status == 200)
+
+                // A quota change from the Users page: an event naming the admin, applied before the answer.
+                let usersURL = base.appendingPathComponent("admin/users").appending(queryItems: [.init(name: "q", value: member.userId)])
+                let usersPage = String(decoding: try await HTTPTestClient.send("GET", usersURL, headers: ["Cookie": second]).body, as: UTF8.self)
+                #expect(usersPage.contains(#"id="quota-form""#) && usersPage.contains(#"id="quota-source" data-value="default""#))
+                let secondCSRF = try #require(Self.csrf(in: usersPage))
+                let quotaURL = base.appendingPathComponent("admin/users/\(member.userId)/quota")
+                #expect(try await Self.form(quotaURL, ["monthly_quota": "0"], cookie: second).status == 403, "no CSRF token, no change")
+                let setQuota = try await Self.form(quotaURL, ["csrf": secondCSRF, "monthly_quota": "0"], cookie: second)
+                #expect(setQuota.status == 303 && setQuota.header("Location") == "/admin/users?q=\(member.userId)&done=quota")
+                let detail = try await HTTPTestClient.send("GET", base.appendingPathComponent("v1/admin/users/\(member.userId)"), headers: admin.headers).json
+                #expect(detail["custom_quota"] as? Int == 0 && (detail["quota"] as? [String: Any])?["quota"] as? Int == 0, "\(detail)")
+                // The member's next run is over quota at once (nothing is published, so no orchestrator is needed).
+                let run = try await HTTPTestClient.postJSON(
+                    base.appendingPathComponent("v1/assist/stream"), ["goal": "Plan our week", "mode": "meals"], headers: member.headers(["Accept": "application/x-ndjson"]))
+                let stream = String(decoding: run.body, as: UTF8.self)
+                #expect(run.status == 200 && stream.contains("quota_exceeded") && stream.contains(#""quota":0"#), "\(stream)")
+                let own = try await HTTPTestClient.send("GET", base.appendingPathComponent("v1/users/me/usage"), headers: member.headers).json
+                #expect((own["quota"] as? [String: Any])?["quota"] as? Int == 0)
+                #expect(try await Self.form(quotaURL, ["csrf": secondCSRF, "monthly_quota": "-3"], cookie: second).status == 400)
+                // The JSON twin: values named when wrong, null for the default again, 404 for nobody.
+                let adminQuota = base.appendingPathComponent("v1/admin/users/\(member.userId)/quota")
+                func put(_ url: URL, _ body: [String: Any]) async throws -> HTTPTestClient.Reply {
+                    try await HTTPTestClient.send("PUT", url, body: try JSONSerialization.data(withJSONObject: body), headers: admin.headers)
+                }
+                for body in [["monthly_quota": -1], ["monthly_quota": "ten"], [:]] as [[String: Any]] {
+                    let refused = try await put(adminQuota, body)
+                    #expect(refused.status == 400 && refused.errorField == "monthly_quota", "\(body): \(refused.status)")
+                }
+                #expect(try await put(base.appendingPathComponent("v1/admin/users/\(UUID())/quota"), ["monthly_quota": 5]).status == 404)
+                let reset = try await put(adminQuota, ["monthly_quota": NSNull()])
+                #expect(reset.status == 200 && reset.json["monthly_quota"] is NSNull)
+                let back = try await HTTPTestClient.send("GET", base.appendingPathComponent("v1/admin/users/\(member.userId)"), headers: admin.headers).json
+                #expect(back["custom_quota"] is NSNull && (back["quota"] as? [String: Any])?["quota"] as? Int == 10)
+                let memberId = try #require(UUID(uuidString: member.userId))
+                let trail = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) { @Sendable in
+                    try await TestEnvironment.withPostgres { client in
+                        let rows = try await client.query(
+                            "SELECT count(*)::int FROM admin_actions WHERE action = 'quota' AND target = \("user:\(memberId.uuidString.lowercased())") AND admin_id = \(UUID(uuidString: admin.userId)!)")
+                        for try await count in rows.decode(Int.self) { return count == 2 }
+                        return false
+                    }
+                }
+                #expect(trail, "both quota decisions are in the audit trail with the admin")
                 _ = try await TestEnvironment.withPostgres { client in
                     try await client.query(
                         "UPDATE admin_console_sessions SET expires_at = now() - interval '1 second' WHERE user_id = \(UUID(uuidString: Self.userId(adminName))!)")
@@ -126,6 +179,75 @@ extension BackboneSuite {
                 // A bearer token is no way into the console pages.
                 let bearer = try await HTTPTestClient.send("GET", base.appendingPathComponent("admin/usage"), headers: member.headers)
                 #expect(bearer.status == 303)
+            }
+        }
+
+        static let webClientId = "com.hearth.tests.web"
+
+        /// Sign in with Apple from the browser: a one-time state and nonce go to Apple, Apple's
+        /// form post comes back with them, and only an administrator's token opens a session.
+        @Test func signInWithAppleOpensASessionForAnAdministratorOnce() async throws {
+            let apple = try TestSigningKey(keyId: "apple-console-1")
+            let adminSubject = "001234.\(UUID().uuidString.lowercased()).0001"
+            let adminId = UserIdentity.userId(provider: .apple, subject: adminSubject).uuidString.lowercased()
+            try await LocalJWKSServer.with(keys: [apple]) { url, _ in
+                let environment = [
+                    "HEARTH_APPLE_JWKS_URL": url, "HEARTH_APPLE_CLIENT_ID": Identity.clientId, "HEARTH_APPLE_WEB_CLIENT_ID": Self.webClientId,
+                    "HEARTH_PUBLIC_URL": "https://hearth.example",
+                    "HEARTH_ADMIN_USER_IDS": adminId, "HEARTH_RATE_LIMIT_PER_MIN": "100000",
+                ]
+                try await ServiceProcess.with("gateway", environment: environment) { gateway in
+                    let base = gateway.baseURL
+                    /// Starts a round trip: Apple's authorize URL's state and nonce.
+                    func begin() async throws -> (state: String, nonce: String) {
+                        let reply = try await HTTPTestClient.send("GET", base.appendingPathComponent("admin/sign-in/apple"))
+                        #expect(reply.status == 303)
+                        let location = try #require(reply.header("Location").flatMap(URLComponents.init(string:)))
+                        #expect(location.host == "appleid.apple.com" && location.path == "/auth/authorize")
+                        let items = Dictionary(uniqueKeysWithValues: (location.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+                        #expect(items["response_mode"] == "form_post" && items["client_id"] == Self.webClientId)
+                        #expect(items["redirect_uri"] == "https://hearth.example/admin/sign-in/apple")
+                        return (try #require(items["state"]), try #require(items["nonce"]))
+                    }
+                    func token(subject: String, nonce: String, audience: String = Self.webClientId) async throws -> String {
+                        var claims = TestClaims(issuer: Identity.appleIssuer, audience: audience, subject: subject)
+                        claims.nonce = nonce
+                        return try await apple.sign(claims)
+                    }
+                    let back = base.appendingPathComponent("admin/sign-in/apple")
+                    let signInPage = String(decoding: try await HTTPTestClient.send("GET", base.appendingPathComponent("admin/sign-in")).body, as: UTF8.self)
+                    #expect(signInPage.contains(#"href="/admin/sign-in/apple""#))
+
+                    // Apple's post (no cookie of ours: it is cross-site) with the state and the token.
+                    let round = try await begin()
+                    let signedIn = try await Self.form(back, ["state": round.state, "id_token": try await token(subject: adminSubject, nonce: round.nonce), "code": "c"], cookie: nil)
+                    #expect(signedIn.status == 200 && Self.movesOnTo(signedIn) == "/admin/usage", "\(String(decoding: signedIn.body, as: UTF8.self))")
+                    let setCookie = try #require(signedIn.header("Set-Cookie"))
+                    #expect(setCookie.contains("; Secure"), "behind an https public URL the cookie is Secure")
+                    let cookie = String(setCookie.prefix { $0 != ";" })
+                    #expect(try await HTTPTestClient.send("GET", base.appendingPathComponent("admin/users"), headers: ["Cookie": cookie]).status == 200)
+                    // The state was used up: the same post again opens nothing.
+                    let replayed = try await Self.form(back, ["state": round.state, "id_token": try await token(subject: adminSubject, nonce: round.nonce)], cookie: nil)
+                    #expect(replayed.status == 403 && replayed.header("Set-Cookie") == nil)
+
+                    // A token whose nonce is not the round trip's, or without a known state: refused.
+                    let other = try await begin()
+                    let wrongNonce = try await Self.form(back, ["state": other.state, "id_token": try await token(subject: adminSubject, nonce: round.nonce)], cookie: nil)
+                    #expect(wrongNonce.status == 401 && wrongNonce.header("Set-Cookie") == nil)
+                    let noState = try await Self.form(back, ["id_token": try await token(subject: adminSubject, nonce: other.nonce)], cookie: nil)
+                    #expect(noState.status == 403)
+                    // A token Apple issued to the app (its audience) does not open the console.
+                    let appToken = try await begin()
+                    let forApp = try await Self.form(
+                        back, ["state": appToken.state, "id_token": try await token(subject: adminSubject, nonce: appToken.nonce, audience: Identity.clientId)], cookie: nil)
+                    #expect(forApp.status == 401 && forApp.header("Set-Cookie") == nil)
+
+                    // Someone Apple knows who is no administrator gets no session.
+                    let third = try await begin()
+                    let stranger = try await Self.form(
+                        back, ["state": third.state, "id_token": try await token(subject: "001234.\(UUID().uuidString.lowercased()).0002", nonce: third.nonce)], cookie: nil)
+                    #expect(stranger.status == 403 && stranger.header("Set-Cookie") == nil)
+                }
             }
         }
 
@@ -289,7 +411,16 @@ extension BackboneSuite {
                         let entry = (report["dead_letters"] as? [[String: Any]] ?? []).first { $0["event_id"] as? String == eventId }
                         return entry?["redriven_by"] as? String == adminId.uuidString.lowercased() && entry?["redriven_at"] is String
                     }
-                    #expect(audited, "admin.dead_letter_redriven names the admin")
+                    #expect(audited, "the page names who redrove it")
+                    let twice = try await Self.form(base.appendingPathComponent("admin/pipeline/redrive"), target.merging(["csrf": csrf]) { $1 }, cookie: cookie)
+                    #expect(twice.status == 409, "one redrive per parked position")
+                    let trail = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) { @Sendable in
+                        let rows = try await client.query(
+                            "SELECT admin_id, lower(detail->>'event_id') FROM admin_actions WHERE action = 'redrive' AND target = \("households:\(position.topic)/\(position.partition)@\(position.offset)")")
+                        for try await (admin, event) in rows.decode((UUID, String?).self) { return admin == adminId && event == eventId }
+                        return false
+                    }
+                    #expect(trail, "admin.dead_letter_redriven, projected into admin_actions, names the admin and the event")
                     let unknown = try await HTTPTestClient.postJSON(
                         base.appendingPathComponent("v1/admin/pipeline/redrive"), ["projection": "households", "topic": "households", "partition": 0, "offset": 999_999_999],
                         headers: admin.headers)
@@ -329,11 +460,12 @@ enum Browser {
 
     static func open(_ gateway: ServiceProcess, admin: String, page: String, screenshot: String?) async throws -> Page {
         let link = try await BackboneSuite.AdminConsole.link(gateway, admin: admin, next: page)
-        let dom = try await run(["--dump-dom", link.absoluteString])
+        // The sign-in page moves on by itself: the virtual time budget lets it before the DOM is read.
+        let dom = try await run(["--virtual-time-budget=5000", "--dump-dom", link.absoluteString])
         #expect(dom.contains("<header class=\"console\">"), "\(page) rendered the console, not \(dom.prefix(300))")
         if let screenshot, let folder = ProcessInfo.processInfo.environment["HEARTH_CONSOLE_SCREENSHOTS"] {
             let again = try await BackboneSuite.AdminConsole.link(gateway, admin: admin, next: page)
-            _ = try await run(["--window-size=1280,1100", "--screenshot=\(folder)/\(screenshot).png", again.absoluteString])
+            _ = try await run(["--virtual-time-budget=5000", "--window-size=1280,1100", "--screenshot=\(folder)/\(screenshot).png", again.absoluteString])
         }
         return Page(dom: dom)
     }

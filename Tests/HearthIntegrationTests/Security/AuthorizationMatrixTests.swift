@@ -99,6 +99,8 @@ extension BackboneSuite {
                 "GET /v1/activities/submissions/{id}": .hidden,
                 "POST /v1/admin/moderation/{id}/approve": .forbiddenRole,
                 "GET /v1/admin/users/{user_id}": .forbiddenRole,
+                "PUT /v1/admin/users/{user_id}/quota": .forbiddenRole,
+                "POST /admin/users/{user_id}/quota": .consoleSession,
                 "POST /admin/moderation/{id}/approve": .consoleSession,
                 "POST /admin/moderation/{id}/reject": .consoleSession,
                 "POST /v1/admin/moderation/{id}/reject": .forbiddenRole,

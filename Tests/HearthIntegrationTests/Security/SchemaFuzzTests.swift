@@ -30,6 +30,8 @@ extension BackboneSuite {
                 "HEARTH_DEVICE_SIGNUPS_PER_HOUR": "1000000", "HEARTH_MONTHLY_QUOTA": "1000000",
                 // One sign-in serves the whole run, and `make fuzz` runs longer than an access token lives.
                 "HEARTH_ACCESS_TOKEN_SECONDS": "86400",
+                // The console's Sign in with Apple is configured (its start is a redirect, not a 503).
+                "HEARTH_APPLE_WEB_CLIENT_ID": "com.hearth.fuzz.web", "HEARTH_PUBLIC_URL": "https://hearth.example",
             ]
             // With the orchestrator, so the streaming routes run to their end instead of waiting out their timeout.
             try await AssistStack.with(gateway: gatewayEnvironment) { gateway, _ in
