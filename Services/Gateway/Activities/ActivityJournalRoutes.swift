@@ -8,7 +8,8 @@ import PostgresNIO
 
 /// What each caller does with the feed, synced across their devices (`/v1/activities/…`):
 /// favourites, history, preferences, and the suggestions they shape. All of it is the caller's
-/// own: every read is by their id.
+/// own (every read is by their id), but for the suggestions, which are the family's: what anyone
+/// in a household with the caller did or marked shapes them (never the entries themselves).
 struct ActivityJournalRoutes: Sendable {
     let feed: ActivityFeed
     let publisher: EventPublisher
@@ -295,12 +296,24 @@ struct ActivityJournalRoutes: Sendable {
             route: "suggestions")
         try await wait(request)
         let rows = try await feed.allRows(bypassing: false)
-        let favouriteIds = try await client.query("SELECT activity_id FROM activity_favourites WHERE user_id = \(user)", logger: context.logger)
+        // The family: the caller and everyone in a household with them (coaches are not members).
+        var family: [UUID] = [user]
+        for try await member in try await client.query(
+            """
+            SELECT DISTINCT other.user_id FROM user_households mine
+            JOIN user_households other ON other.household_id = mine.household_id
+            WHERE mine.user_id = \(user) AND other.user_id <> \(user)
+            """, logger: context.logger
+        ).decode(UUID.self) {
+            family.append(member)
+        }
+        let favouriteIds = try await client.query(
+            "SELECT DISTINCT activity_id FROM activity_favourites WHERE user_id = ANY(\(family))", logger: context.logger)
             .decode(String.self).reduce(into: Set<String>()) { $0.insert($1) }
         let recent = try await client.query(
             """
             SELECT DISTINCT activity_id FROM activity_history
-            WHERE user_id = \(user) AND completed_at > \(Date().addingTimeInterval(-Double(ActivitySuggestions.recentDays) * 86_400))
+            WHERE user_id = ANY(\(family)) AND completed_at > \(Date().addingTimeInterval(-Double(ActivitySuggestions.recentDays) * 86_400))
             """, logger: context.logger).decode(String.self).reduce(into: Set<String>()) { $0.insert($1) }
         let ranked = ActivitySuggestions.rank(
             rows: rows, fitting: query, favourites: rows.filter { favouriteIds.contains($0.id) }.map(\.content), doneRecently: recent, user: user,

@@ -136,8 +136,8 @@ struct AdminUserLookup: Sendable {
         async let used = quota.used(by: id, today: today)
         async let limit = quota.limit(for: id)
         var custom: Int?
-        for try await runs in try await client.query("SELECT monthly_quota FROM assist_quota_overrides WHERE user_id = \(id)", logger: logger).decode(Int32.self) {
-            custom = Int(runs)
+        for try await runs in try await client.query("SELECT monthly_quota FROM assist_quota_overrides WHERE user_id = \(id)", logger: logger).decode(Int32?.self) {
+            custom = runs.map(Int.init)
         }
         var signIns = AdminUserDetail.SignIns(total: 0, open: 0, lastSignedInAt: nil)
         for try await (total, open, last) in try await client.query(

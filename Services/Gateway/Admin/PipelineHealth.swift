@@ -185,8 +185,8 @@ final class PipelineHealth: Sendable {
         var redriven: [String: (Date, UUID)] = [:]
         for try await (projection, topic, partition, offset, at, admin) in try await client.query(
             """
-            SELECT projection, topic, partition, "offset", claimed_at, admin_id FROM admin_redrives
-            WHERE (projection, topic, partition, "offset") IN (
+            SELECT projection, topic, partition, "offset", sent_at, admin_id FROM admin_redrives
+            WHERE sent_at IS NOT NULL AND (projection, topic, partition, "offset") IN (
                 SELECT * FROM unnest(\(parked.map(\.projection))::text[], \(parked.map(\.topic))::text[], \(parked.map(\.partition))::int[], \(parked.map(\.offset))::int8[]))
             """, logger: logger
         ).decode((String, String, Int32, Int64, Date, UUID).self) {

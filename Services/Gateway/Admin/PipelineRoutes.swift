@@ -46,13 +46,16 @@ struct DeadLetterRedrive: Sendable {
         }
     }
 
-    /// Claims the parked position for this redrive; false when it was redriven before.
+    /// Claims the parked position for this redrive; false when it was redriven before. A claim
+    /// whose copy was never sent (the gateway stopped in between) is taken over after two minutes.
     private func claim(_ target: Target, by admin: UUID, logger: Logger) async throws -> Bool {
         for try await _ in try await parked.client.query(
             """
             INSERT INTO admin_redrives (projection, topic, partition, "offset", admin_id)
             VALUES (\(target.projection), \(target.topic), \(target.partition), \(target.offset), \(admin))
-            ON CONFLICT DO NOTHING RETURNING 1
+            ON CONFLICT (projection, topic, partition, "offset") DO UPDATE SET admin_id = EXCLUDED.admin_id, claimed_at = now()
+                WHERE admin_redrives.sent_at IS NULL AND admin_redrives.claimed_at < now() - interval '2 minutes'
+            RETURNING 1
             """, logger: logger
         ).decode(Int32.self) {
             return true
@@ -60,11 +63,20 @@ struct DeadLetterRedrive: Sendable {
         return false
     }
 
+    private func markSent(_ target: Target, logger: Logger) async throws {
+        try await parked.client.query(
+            """
+            UPDATE admin_redrives SET sent_at = now()
+            WHERE projection = \(target.projection) AND topic = \(target.topic) AND partition = \(target.partition) AND "offset" = \(target.offset)
+            """, logger: logger)
+    }
+
     private func release(_ target: Target, logger: Logger) async throws {
         try await parked.client.query(
             """
             DELETE FROM admin_redrives
             WHERE projection = \(target.projection) AND topic = \(target.topic) AND partition = \(target.partition) AND "offset" = \(target.offset)
+                AND sent_at IS NULL
             """, logger: logger)
     }
 
@@ -81,10 +93,12 @@ struct DeadLetterRedrive: Sendable {
         do {
             report = try await publisher.producer.send(message)
         } catch {
-            // Not sent: the claim goes, so the redrive can be tried again.
+            // Not sent (as far as Kafka told): the claim goes, so the redrive can be tried again.
+            // Should the copy have gone out after all, projections apply it like any redelivery.
             try? await release(target, logger: logger)
             throw error
         }
+        try await markSent(target, logger: logger)
         let audit = AdminDeadLetterRedriven(
             adminId: admin, projection: entry.projection, topic: entry.topic, partition: entry.partition, offset: entry.offset,
             eventId: entry.eventId, eventType: entry.eventType, redrivenPartition: Int32(report.partition), redrivenOffset: report.offset)

@@ -303,7 +303,7 @@ enum ConsolePages {
             </dl>
             <p class="muted">Last sign-in \(HTML.time(detail.signIns.lastSignedInAt)) · \(detail.signIns.open) open sessions · quota resets \(detail.quota.resetDate)\(detail.isAdmin ? " · administrator" : "") · households: \(detail.user.memberships.count)</p>
             <form method="post" action="/admin/users/\(id)/quota" id="quota-form">\(csrfField(csrf))
-            <label>Monthly quota <input type="number" name="monthly_quota" min="\(QuotaRequest.range.lowerBound)" max="\(QuotaRequest.range.upperBound)" value="\(detail.customQuota.map(String.init) ?? "")" placeholder="default \(detail.customQuota == nil ? String(detail.quota.quota) : "")"></label>
+            <label>Monthly quota <input type="number" name="monthly_quota" min="\(QuotaRequest.range.lowerBound)" max="\(QuotaRequest.range.upperBound)" value="\(detail.customQuota.map(String.init) ?? "")" placeholder="\(detail.customQuota == nil ? "default \(detail.quota.quota)" : "empty: the default")"></label>
             <button type="submit">Set</button> <span class="muted" id="quota-source" data-value="\(detail.customQuota == nil ? "default" : "custom")">\(detail.customQuota == nil ? "the default applies" : "set by an administrator; empty for the default")</span>
             </form>
             """

@@ -116,8 +116,8 @@ struct MonthlyQuota: Sendable {
     func limit(for user: UUID) async throws -> Int {
         for try await quota in try await client.query(
             "SELECT monthly_quota FROM assist_quota_overrides WHERE user_id = \(user)", logger: logger
-        ).decode(Int32.self) {
-            return Int(quota)
+        ).decode(Int32?.self) {
+            return quota.map(Int.init) ?? limit
         }
         return limit
     }

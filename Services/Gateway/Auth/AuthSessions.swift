@@ -158,8 +158,8 @@ struct AuthSessions: Sendable {
     /// Ends every open session of `user`.
     func endAll(of user: UUID, because reason: SessionEnd, now: Date = Date()) async throws {
         let ended = try await client.withTransaction(logger: logger) { connection in
-            // Signing out everywhere (or a stolen refresh token, or the account's deletion) ends the
-            // admin console's sessions too: they are the same person's credentials.
+            // Every session of the person ends, the admin console's too: they are the same
+            // person's credentials. (An erasure deletes them, `forget`.)
             try await connection.query(
                 "UPDATE admin_console_sessions SET signed_out_at = \(now) WHERE user_id = \(user) AND signed_out_at IS NULL", logger: logger)
             return try await Self.end(.every(of: user), because: reason, now: now, on: connection, logger: logger)

@@ -395,6 +395,63 @@ extension BackboneSuite.ActivityFeed {
         }
     }
 
+    /// Suggestions are the family's: what anyone of the caller's households did this week is left
+    /// out, and their favourites' tags count; another family's history changes nothing.
+    @Test func suggestionsAvoidWhatTheFamilyDidAndLeanTowardsItsFavourites() async throws {
+        try await Self.stack { gateway in
+            let (parent, household) = try await GatewayUser.withHousehold(gateway, name: "The Suggesters")
+            let partner = try await GatewayUser.signIn(gateway)
+            let invite = try await HTTPTestClient.postJSON(gateway.baseURL.appendingPathComponent("v1/households/\(household)/invites"), [:], headers: parent.headers)
+            let code = try #require(invite.json["code"] as? String, "\(invite.text)")
+            #expect(try await HTTPTestClient.send("POST", gateway.baseURL.appendingPathComponent("v1/invites/\(code)/accept"), headers: partner.headers).status == 200)
+            let meURL = gateway.baseURL.appendingPathComponent("v1/me")
+            let joined = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) { @Sendable in
+                let me = try await HTTPTestClient.send("GET", meURL, headers: partner.headers).json
+                return (me["memberships"] as? [[String: Any]] ?? []).contains { $0["household_id"] as? String == household }
+            }
+            #expect(joined)
+            let stranger = try await GatewayUser.signIn(gateway)
+            let device = try await ActivityClient.device(gateway)
+            _ = try await Self.fullLibrary(device)
+            func url(_ path: String, _ query: [String: String] = [:]) -> URL {
+                let base = gateway.baseURL.appendingPathComponent("v1/activities/\(path)")
+                return query.isEmpty ? base : base.appending(queryItems: query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) })
+            }
+            let contents = try ActivityLibrary.bundled().entries
+            let calm = contents.filter { $0.content.category == "calm" }.map(\.id)
+            let nature = contents.filter { $0.content.category == "nature" }.map(\.id)
+            #expect(calm.count >= 3 && nature.count >= 2)
+
+            // The partner's favourites lean the parent's suggestions; the partner's history this week,
+            // and not the stranger's, is left out of them.
+            var token: String?
+            for id in nature.prefix(2) {
+                token = try await HTTPTestClient.send("PUT", url("favorites/\(id)"), headers: partner.headers).json["position"] as? String
+            }
+            let done = try await HTTPTestClient.postJSON(
+                url("history"), ["activity_id": calm[0], "completed_at": TrackingTime.iso(Date().addingTimeInterval(-3600))], headers: partner.headers)
+            #expect(done.status == 201, "\(done.text)")
+            let strangers = try await HTTPTestClient.postJSON(
+                url("history"), ["activity_id": calm[1], "completed_at": TrackingTime.iso(Date().addingTimeInterval(-3600))], headers: stranger.headers)
+            #expect(strangers.status == 201)
+            let positions = [token, done.json["position"] as? String, strangers.json["position"] as? String].compactMap { $0 }
+            // Each read waits for the writes it names.
+            var leaning: [[String: Any]] = [], calmIds: [String] = []
+            for position in positions {
+                leaning = try await HTTPTestClient.send("GET", url("suggestions"), headers: parent.headers(["X-Consistency-Token": position])).json["suggestions"] as? [[String: Any]] ?? []
+                calmIds = (try await HTTPTestClient.send("GET", url("suggestions", ["category": "calm"]), headers: parent.headers(["X-Consistency-Token": position]))
+                    .json["suggestions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            }
+            #expect(leaning.first?["category"] as? String == "nature", "the partner's favourites count: \(leaning)")
+            #expect(!calmIds.contains(calm[0]), "the partner did it this week")
+            #expect(!calmIds.isEmpty)
+            // The stranger's own suggestions leave out what they did, not what the family did.
+            let theirs = (try await HTTPTestClient.send("GET", url("suggestions", ["category": "calm"]), headers: stranger.headers).json["suggestions"] as? [[String: Any]] ?? [])
+                .compactMap { $0["id"] as? String }
+            #expect(!theirs.contains(calm[1]))
+        }
+    }
+
     /// Favourites, history and preferences are the caller's own and synced; suggestions leave out
     /// what they did this week and lean towards their favourites' tags.
     @Test func favouritesHistoryAndPrefsShapeTheSuggestions() async throws {

@@ -125,7 +125,9 @@ extension BackboneSuite {
                 #expect(usersPage.contains(#"id="quota-form""#) && usersPage.contains(#"id="quota-source" data-value="default""#))
                 let secondCSRF = try #require(Self.csrf(in: usersPage))
                 let quotaURL = base.appendingPathComponent("admin/users/\(member.userId)/quota")
-                #expect(try await Self.form(quotaURL, ["monthly_quota": "0"], cookie: second).status == 403, "no CSRF token, no change")
+                #expect(try await Self.form(quotaURL, ["monthly_quota": "0"], cookie: second).status == 403, "no CSRF token")
+                let untouched = try await HTTPTestClient.send("GET", base.appendingPathComponent("v1/admin/users/\(member.userId)"), headers: admin.headers).json
+                #expect(untouched["custom_quota"] is NSNull, "the refused form changed nothing")
                 let setQuota = try await Self.form(quotaURL, ["csrf": secondCSRF, "monthly_quota": "0"], cookie: second)
                 #expect(setQuota.status == 303 && setQuota.header("Location") == "/admin/users?q=\(member.userId)&done=quota")
                 let detail = try await HTTPTestClient.send("GET", base.appendingPathComponent("v1/admin/users/\(member.userId)"), headers: admin.headers).json
@@ -168,6 +170,14 @@ extension BackboneSuite {
                 }
                 let expired = try await HTTPTestClient.send("GET", base.appendingPathComponent("admin/feedback"), headers: ["Cookie": second])
                 #expect(expired.status == 303 && expired.header("Location") == "/admin/sign-in")
+
+                // Signing out everywhere (the API's bearer sign-out) ends the console session too.
+                let third = try await Self.signIn(gateway, admin: adminName)
+                #expect(try await HTTPTestClient.send("GET", base.appendingPathComponent("admin/users"), headers: ["Cookie": third]).status == 200)
+                let everywhere = try await HTTPTestClient.postJSON(base.appendingPathComponent("v1/auth/logout"), ["everywhere": true], headers: admin.headers)
+                #expect(everywhere.status == 204)
+                let endedToo = try await HTTPTestClient.send("GET", base.appendingPathComponent("admin/users"), headers: ["Cookie": third])
+                #expect(endedToo.status == 303 && endedToo.header("Location") == "/admin/sign-in")
 
                 // Someone who is not an administrator gets no session, and no JSON twin either.
                 let refused = try await HTTPTestClient.send("GET", try await Self.link(gateway, admin: memberName))
