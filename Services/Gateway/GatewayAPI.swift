@@ -165,7 +165,7 @@ struct GatewayAPI: Sendable {
                 allowance: activityAllowance, submissionsPerDay: settings.activitySubmissionsPerDay,
                 feedPolls: FixedWindowRateLimit(limit: settings.activityFeedPollsPerMinute), ledger: rateLimitLedger,
                 ideas: ActivityIdeaWriter(
-                    feed: activityFeed, embeddings: search.search.provider, router: settings.activityIdeasRouter,
+                    feed: activityFeed, client: host.postgres, embeddings: search.search.provider, router: settings.activityIdeasRouter,
                     screen: ActivitySubmissionScreen(policy: try SafetyPolicy.load()), logger: logger),
                 ideasPerDay: settings.activityIdeasPerDay, consents: consents),
             consentRoutes: ConsentRoutes(publisher: host.publisher, consents: consents, consistency: consistency),

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresNIO
 import HearthAssist
 import HearthConfiguration
 import HearthEvents
@@ -7,7 +8,6 @@ import HearthRuntime
 import Hummingbird
 import Logging
 import Metrics
-import Synchronization
 
 /// Body of `POST /v1/activities/llm/ideas`: tags to fit and, optionally, what the family has in mind.
 struct ActivityIdeasRequest: Decodable {
@@ -75,24 +75,26 @@ struct ActivityIdea: Encodable, Sendable, Equatable {
 
 /// Ideas for `POST /v1/activities/llm/ideas`. Offline (`HEARTH_ACTIVITY_IDEAS_WRITER=library`, the
 /// default) they are the live feed activities that fit the tags, nearest to the prompt by
-/// embedding. With `model`, the router's synthesis chain writes them from the tags and the prompt
+/// embedding: one pgvector query over the vectors the embedding-worker keeps of every live
+/// activity (`activity_vectors`, same model), so nothing is embedded twice; an activity the worker
+/// has not embedded yet ranks last. With `model`, the router's synthesis chain writes them from the tags and the prompt
 /// after PII redaction (never the words as typed), within a per-user daily budget; every idea
 /// passes the submissions' screen (refused or needing care: dropped), and a reply with none left,
 /// or no model answering, is answered from the library instead.
-final class ActivityIdeaWriter: Sendable {
+struct ActivityIdeaWriter: Sendable {
     let feed: ActivityFeed
+    let client: PostgresClient
     let embeddings: any EmbeddingProvider
     let router: ModelRouter?
     let screen: ActivitySubmissionScreen
     let logger: Logger
-    /// Library vectors by activity id and revision: embedded once per edit.
-    private let vectors = Mutex<[String: (revision: Int64, vector: [Float])]>([:])
 
     static let count = 5
     static let maxOutputTokens = 900
 
-    init(feed: ActivityFeed, embeddings: any EmbeddingProvider, router: ModelRouter?, screen: ActivitySubmissionScreen, logger: Logger) {
+    init(feed: ActivityFeed, client: PostgresClient, embeddings: any EmbeddingProvider, router: ModelRouter?, screen: ActivitySubmissionScreen, logger: Logger) {
         self.feed = feed
+        self.client = client
         self.embeddings = embeddings
         self.router = router
         self.screen = screen
@@ -119,24 +121,25 @@ final class ActivityIdeaWriter: Sendable {
     func fromLibrary(_ request: ActivityIdeasRequest) async throws -> [ActivityIdea] {
         let rows = try await feed.allRows(bypassing: false).filter { !$0.withdrawn && request.fits($0.content) }
         guard !rows.isEmpty else { return [] }
-        let known = vectors.withLock { stored in rows.filter { stored[$0.id]?.revision == $0.revision } }
-        let missing = rows.filter { row in !known.contains { $0.id == row.id } }
-        let texts = [request.searchText(redactor: screen.policy.redactor)] + missing.map(\.content.embeddingText)
-        let embedded: [[Float]]
+        let query: [Float]
         do {
-            embedded = try await embeddings.embed(texts)
+            let embedded = try await embeddings.embed([request.searchText(redactor: screen.policy.redactor)])
+            guard embedded.count == 1 else { throw EmbeddingProviderError("the embedder answered \(embedded.count) vectors for one text", retriable: true) }
+            query = embedded[0]
         } catch let error as EmbeddingProviderError {
             logger.warning("activity ideas: the embedder failed", metadata: ["error": "\(error)"])
             throw APIError(.serviceUnavailable, code: "embedding_unavailable", message: "the embedder did not answer; retry shortly")
         }
-        guard embedded.count == texts.count else { throw APIError(.serviceUnavailable, code: "embedding_unavailable", message: "the embedder did not answer; retry shortly") }
-        vectors.withLock { stored in
-            for (row, vector) in zip(missing, embedded.dropFirst()) { stored[row.id] = (row.revision, vector.unitLength) }
+        var similarity: [String: Double] = [:]
+        for try await (id, cosine) in try await client.query(
+            """
+            SELECT activity_id, (1 - (embedding <=> \(query)::real[]::vector))::float8 FROM activity_vectors
+            WHERE status = 'live' AND model = \(embeddings.model.name) AND activity_id = ANY(\(rows.map(\.id)))
+            """, logger: logger
+        ).decode((String, Double).self) {
+            similarity[id] = cosine
         }
-        let query = embedded[0].unitLength
-        let scored: [(ActivityRow, Double)] = vectors.withLock { stored in
-            rows.map { row in (row, stored[row.id].map { $0.vector.dot(query) } ?? 0) }
-        }
+        let scored = rows.map { ($0, similarity[$0.id] ?? 0) }
         return scored.sorted { ($0.1, $1.0.id) > ($1.1, $0.0.id) }.prefix(Self.count).map {
             ActivityIdea(content: $0.0.content, activityId: $0.0.id, similarity: ($0.1 * 1000).rounded() / 1000)
         }
