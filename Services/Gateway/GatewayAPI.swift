@@ -98,7 +98,7 @@ struct GatewayAPI: Sendable {
             "admins": "\(settings.adminUserIds.count)",
         ])
         let search = try SearchRoutes.make(host: host)
-        let activityFeed = ActivityFeed(client: host.postgres, changes: host.readModelChanges, capacity: settings.householdReadCache, logger: logger)
+        let activityFeed = ActivityFeed(client: host.postgres, changes: host.readModelChanges, capacity: settings.activityFeedCache, logger: logger)
         let consents = ConsentReadModel(client: host.postgres)
         let activityAllowance = ActivityDailyAllowance(client: host.postgres, logger: logger)
         let assist = try AssistAPI.make(

@@ -31,6 +31,8 @@ public struct GatewaySettings: Sendable {
     var trustedProxies: [NetworkRange]
     /// Entries per generation of `HouseholdResponseCache`.
     var householdReadCache: Int
+    /// Encoded feed answers (per query) `ActivityFeed` keeps (`HEARTH_ACTIVITY_FEED_CACHE`).
+    var activityFeedCache: Int
     /// The `: heartbeat` interval of `GET /v1/chats/{id}/stream` and of the notification stream.
     var chatStreamHeartbeat: Duration
     var notificationsHeartbeat: Duration
@@ -130,6 +132,7 @@ public struct GatewaySettings: Sendable {
             authRateLimitPerMinute: try environment.int("HEARTH_AUTH_RATE_LIMIT_PER_MIN", default: 10, range: 1...10_000_000),
             trustedProxies: try Self.proxies(environment.list("HEARTH_TRUSTED_PROXIES")),
             householdReadCache: try environment.int("HEARTH_HOUSEHOLD_READ_CACHE", default: 4096, range: 0...1_000_000),
+            activityFeedCache: try environment.int("HEARTH_ACTIVITY_FEED_CACHE", default: 1024, range: 0...1_000_000),
             chatStreamHeartbeat: .seconds(try environment.int("HEARTH_CHAT_STREAM_HEARTBEAT_S", default: 15, range: 1...3600)),
             notificationsHeartbeat: .seconds(try environment.int("HEARTH_NOTIFICATIONS_HEARTBEAT_S", default: 15, range: 1...3600)),
             assist: try AssistSettings.load(from: service),

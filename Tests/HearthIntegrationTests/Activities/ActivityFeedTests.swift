@@ -8,7 +8,9 @@ import Testing
 struct ActivityClient: Sendable {
     let baseURL: URL
     let token: String
-    var headers: [String: String] { ["Authorization": "Bearer \(token)"] }
+    /// A write's position every request then waits for (`X-Consistency-Token`).
+    var consistency: String?
+    var headers: [String: String] { ["Authorization": "Bearer \(token)"].merging(consistency.map { ["X-Consistency-Token": $0] } ?? [:]) { _, new in new } }
 
     static func device(_ gateway: ServiceProcess) async throws -> ActivityClient {
         let reply = try await HTTPTestClient.postJSON(gateway.baseURL.appendingPathComponent("v1/auth/device"), ["device_id": UUID().uuidString])
@@ -400,6 +402,33 @@ extension BackboneSuite.ActivityFeed {
                 }
                 #expect(rowsLeft, "the author's words or choices are still stored")
             }
+        }
+    }
+
+    /// Idea requests count per device (account) and UTC day: the one past the limit is a 429 with
+    /// `Retry-After`, another device is not affected; a request refused for consent counts nothing.
+    @Test func ideasAreLimitedPerDevice() async throws {
+        try await ServiceProcess.with("gateway", environment: ["HEARTH_ACTIVITY_IDEAS_PER_DAY": "2", "HEARTH_RATE_LIMIT_PER_MIN": "100000"]) { gateway in
+            let ideasURL = gateway.baseURL.appendingPathComponent("v1/activities/llm/ideas")
+            let consentURL = gateway.baseURL.appendingPathComponent("v1/me/consents")
+            func consenting() async throws -> ActivityClient {
+                let device = try await ActivityClient.device(gateway)
+                #expect(try await HTTPTestClient.postJSON(ideasURL, ["context": "car"], headers: device.headers).status == 403)
+                let given = try await HTTPTestClient.send("PUT", consentURL, body: try JSONSerialization.data(withJSONObject: ["cloud_ai": true]), headers: device.headers)
+                #expect(given.status == 200)
+                // Later requests wait for the consent (the token of its write).
+                return ActivityClient(baseURL: device.baseURL, token: device.token, consistency: given.json["position"] as? String)
+            }
+            let first = try await consenting()
+            for _ in 0..<2 {
+                let allowed = try await HTTPTestClient.postJSON(ideasURL, ["context": "car"], headers: first.headers)
+                #expect(allowed.status == 200, "\(allowed.text)")
+            }
+            let third = try await HTTPTestClient.postJSON(ideasURL, ["context": "car"], headers: first.headers)
+            #expect(third.status == 429 && third.errorCode != nil, "\(third.text)")
+            #expect(Int(third.header("Retry-After") ?? "") ?? 0 > 0)
+            let second = try await consenting()
+            #expect(try await HTTPTestClient.postJSON(ideasURL, ["context": "car"], headers: second.headers).status == 200, "another device is not affected")
         }
     }
 
