@@ -36,6 +36,8 @@ public enum ReadModelCatalogue {
             "run_metrics", "notification_settings",
             // Security: the per-user webhook cap, and device tokens staying with their owner.
             "notification_webhooks", "notification_devices",
+            // Offline activity ideas rank by the embedding-worker's vectors of the live activities.
+            "activity_vectors",
         ],
         // The assistant's retrieval: knowledge and the user's own chats, in the households they
         // still belong to.
