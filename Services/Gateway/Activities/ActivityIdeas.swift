@@ -139,8 +139,15 @@ struct ActivityIdeaWriter: Sendable {
         ).decode((String, Double).self) {
             similarity[id] = cosine
         }
-        let scored = rows.map { ($0, similarity[$0.id] ?? 0) }
-        return scored.sorted { ($0.1, $1.0.id) > ($1.1, $0.0.id) }.prefix(Self.count).map {
+        let unranked = rows.count - similarity.count
+        if unranked > 0 {
+            // The worker has not embedded them yet (or embeds with another model until a replay).
+            logger.warning("activity ideas: activities without a vector rank last", metadata: ["unranked": "\(unranked)", "model": "\(embeddings.model.name)"])
+        }
+        // Ranked ones first, nearest first; then the rest (similarity 0) by id.
+        let ranked = rows.compactMap { row in similarity[row.id].map { (row, $0) } }.sorted { ($0.1, $1.0.id) > ($1.1, $0.0.id) }
+        let rest = rows.filter { similarity[$0.id] == nil }.sorted { $0.id < $1.id }.map { ($0, 0.0) }
+        return (ranked + rest).prefix(Self.count).map {
             ActivityIdea(content: $0.0.content, activityId: $0.0.id, similarity: ($0.1 * 1000).rounded() / 1000)
         }
     }

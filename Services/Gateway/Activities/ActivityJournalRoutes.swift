@@ -8,8 +8,9 @@ import PostgresNIO
 
 /// What each caller does with the feed, synced across their devices (`/v1/activities/…`):
 /// favourites, history, preferences, and the suggestions they shape. All of it is the caller's
-/// own (every read is by their id), but for the suggestions, which are the family's: what anyone
-/// in a household with the caller did or marked shapes them (never the entries themselves).
+/// own (every read is by their id), but for the suggestions, which are the family's: what the
+/// owners and adults of the caller's households did or marked shapes them (never the entries
+/// themselves), unless they also belong to a household the caller is not in.
 struct ActivityJournalRoutes: Sendable {
     let feed: ActivityFeed
     let publisher: EventPublisher
@@ -296,13 +297,20 @@ struct ActivityJournalRoutes: Sendable {
             route: "suggestions")
         try await wait(request)
         let rows = try await feed.allRows(bypassing: false)
-        // The family: the caller and everyone in a household with them (coaches are not members).
+        // The family: the caller and the owners and adults of their households who belong to no
+        // household the caller is not in. A caregiver, or a parent who is also in another
+        // household, is left out: their history may be another family's, which suggestions must
+        // not let anyone infer. (Coaches are not members.)
         var family: [UUID] = [user]
         for try await member in try await client.query(
             """
             SELECT DISTINCT other.user_id FROM user_households mine
             JOIN user_households other ON other.household_id = mine.household_id
-            WHERE mine.user_id = \(user) AND other.user_id <> \(user)
+            WHERE mine.user_id = \(user) AND other.user_id <> \(user) AND other.role IN ('owner', 'adult')
+              AND NOT EXISTS (
+                SELECT 1 FROM user_households elsewhere
+                WHERE elsewhere.user_id = other.user_id
+                  AND elsewhere.household_id NOT IN (SELECT household_id FROM user_households WHERE user_id = \(user)))
             """, logger: context.logger
         ).decode(UUID.self) {
             family.append(member)

@@ -337,16 +337,19 @@ extension BackboneSuite.ActivityFeed {
                     #expect(!sent.contains("ada.lovelace") && !sent.contains("7946"), "the prompt reaches the model redacted")
 
                     // No usable idea in the reply: the library answers, what fits the tags, nearest to the prompt
-                    // by the worker's vectors (once it has embedded the library).
-                    var fallback = try await HTTPTestClient.postJSON(
-                        ideasURL, ["context": "bedtime", "prompt": "winding down quietly before sleep"], headers: device.headers)
-                    let deadline = ContinuousClock.now + .seconds(30)
-                    while ((fallback.json["ideas"] as? [[String: Any]])?.last?["similarity"] as? Double ?? 0) <= 0, ContinuousClock.now < deadline {
-                        // Seconds apart: each call counts against the device's ideas a day.
-                        try await Task.sleep(for: .seconds(2))
-                        fallback = try await HTTPTestClient.postJSON(
-                            ideasURL, ["context": "bedtime", "prompt": "winding down quietly before sleep"], headers: device.headers)
+                    // by the worker's vectors (waited for in the database: each ideas call counts against the day).
+                    let bedtime = try ActivityLibrary.bundled().entries.filter { $0.content.contexts.contains("bedtime") }.map(\.id)
+                    let embedded = try await KafkaTestEnvironment.eventually(timeout: .seconds(300)) { @Sendable in
+                        try await TestEnvironment.withPostgres { client in
+                            let rows = try await client.query(
+                                "SELECT count(*)::int FROM activity_vectors WHERE status = 'live' AND activity_id = ANY(\(bedtime))")
+                            for try await count in rows.decode(Int.self) { return count == bedtime.count }
+                            return false
+                        }
                     }
+                    #expect(embedded, "the worker embedded the library")
+                    let fallback = try await HTTPTestClient.postJSON(
+                        ideasURL, ["context": "bedtime", "prompt": "winding down quietly before sleep"], headers: device.headers)
                     #expect(fallback.json["written_by"] as? String == "library", "\(fallback.text)")
                     let libraryIdeas = fallback.json["ideas"] as? [[String: Any]] ?? []
                     #expect(libraryIdeas.count == 5)
@@ -471,21 +474,41 @@ extension BackboneSuite.ActivityFeed {
             let strangers = try await HTTPTestClient.postJSON(
                 url("history"), ["activity_id": calm[1], "completed_at": TrackingTime.iso(Date().addingTimeInterval(-3600))], headers: stranger.headers)
             #expect(strangers.status == 201)
-            let positions = [token, done.json["position"] as? String, strangers.json["position"] as? String].compactMap { $0 }
-            // Each read waits for the writes it names.
-            var leaning: [[String: Any]] = [], calmIds: [String] = []
-            for position in positions {
-                leaning = try await HTTPTestClient.send("GET", url("suggestions"), headers: parent.headers(["X-Consistency-Token": position])).json["suggestions"] as? [[String: Any]] ?? []
-                calmIds = (try await HTTPTestClient.send("GET", url("suggestions", ["category": "calm"]), headers: parent.headers(["X-Consistency-Token": position]))
-                    .json["suggestions"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            func suggestions(_ query: [String: String], after position: String?) async throws -> [[String: Any]] {
+                let headers = parent.headers(position.map { ["X-Consistency-Token": $0] } ?? [:])
+                return try await HTTPTestClient.send("GET", url("suggestions", query), headers: headers).json["suggestions"] as? [[String: Any]] ?? []
             }
+            let leaning = try await suggestions([:], after: token)
             #expect(leaning.first?["category"] as? String == "nature", "the partner's favourites count: \(leaning)")
-            #expect(!calmIds.contains(calm[0]), "the partner did it this week")
-            #expect(!calmIds.isEmpty)
-            // The stranger's own suggestions leave out what they did, not what the family did.
-            let theirs = (try await HTTPTestClient.send("GET", url("suggestions", ["category": "calm"]), headers: stranger.headers).json["suggestions"] as? [[String: Any]] ?? [])
-                .compactMap { $0["id"] as? String }
-            #expect(!theirs.contains(calm[1]))
+            #expect(!(try await suggestions(["category": "calm"], after: done.json["position"] as? String)).contains { $0["id"] as? String == calm[0] }, "the partner did it this week")
+
+            // Against a baseline of the same day: what the partner does goes, what the stranger does does not,
+            // nor what a caregiver of the household (who may be another family's too) does.
+            let caregiver = try await GatewayUser.signIn(gateway)
+            let care = try await HTTPTestClient.postJSON(
+                gateway.baseURL.appendingPathComponent("v1/households/\(household)/invites"), ["role": "caregiver"], headers: parent.headers)
+            let careCode = try #require(care.json["code"] as? String, "\(care.text)")
+            #expect(try await HTTPTestClient.send("POST", gateway.baseURL.appendingPathComponent("v1/invites/\(careCode)/accept"), headers: caregiver.headers).status == 200)
+            let caregiverJoined = try await KafkaTestEnvironment.eventually(timeout: .seconds(20)) { @Sendable in
+                let me = try await HTTPTestClient.send("GET", meURL, headers: caregiver.headers).json
+                return (me["memberships"] as? [[String: Any]] ?? []).contains { $0["household_id"] as? String == household && $0["role"] as? String == "caregiver" }
+            }
+            #expect(caregiverJoined)
+            let baseline = try await suggestions(["category": "calm"], after: done.json["position"] as? String).compactMap { $0["id"] as? String }
+            #expect(baseline.count == 5, "\(baseline)")
+            var positions: [String] = []
+            for (who, id) in [(partner, baseline[0]), (stranger, baseline[1]), (caregiver, baseline[2])] {
+                let logged = try await HTTPTestClient.postJSON(
+                    url("history"), ["activity_id": id, "completed_at": TrackingTime.iso(Date().addingTimeInterval(-600))], headers: who.headers)
+                #expect(logged.status == 201, "\(logged.text)")
+                positions.append(try #require(logged.json["position"] as? String))
+            }
+            // Each on its user's partition: a read after each position has them all applied.
+            var after: [String] = []
+            for position in positions { after = try await suggestions(["category": "calm"], after: position).compactMap { $0["id"] as? String } }
+            #expect(!after.contains(baseline[0]), "the partner did it: \(after)")
+            #expect(after.contains(baseline[1]), "the stranger's history is not the family's: \(after)")
+            #expect(after.contains(baseline[2]), "a caregiver's history is not the family's: \(after)")
         }
     }
 
