@@ -66,16 +66,9 @@ struct AdminRoutes: Sendable {
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {
         routes.get("users") { request, _ in try await listUsers(request) }
-        routes.get("users/{user_id}") { _, context in
-            guard let id = context.parameters.get("user_id").flatMap(UUID.init(uuidString:)) else {
-                throw APIError.invalid("user_id", "the user id in the path must be a UUID")
-            }
-            return try await lookup.detail(id)
-        }
+        routes.get("users/{user_id}") { _, context in try await lookup.detail(try Self.userId(in: context)) }
         routes.put("users/{user_id}/quota") { request, context in
-            guard let id = context.parameters.get("user_id").flatMap(UUID.init(uuidString:)) else {
-                throw APIError.invalid("user_id", "the user id in the path must be a UUID")
-            }
+            let id = try Self.userId(in: context)
             let quota = try await JSONRequestBody.decode(QuotaRequest.self, from: request, context: context).validated()
             return try await lookup.setQuota(of: id, to: quota, by: try context.authenticatedUser(), correlationId: context.correlationId)
         }
@@ -88,6 +81,14 @@ struct AdminRoutes: Sendable {
         let offset = try Self.integer(query.get("offset"), name: "offset", default: 0, range: 0...1_000_000)
         let search = try Self.search(query.get("q"))
         return UserPage(users: try await users.list(limit: limit, offset: offset, search: search), limit: limit, offset: offset, q: search)
+    }
+
+    /// The `{user_id}` of the path.
+    static func userId(in context: HearthRequestContext) throws -> UUID {
+        guard let id = context.parameters.get("user_id").flatMap(UUID.init(uuidString:)) else {
+            throw APIError.invalid("user_id", "the user id in the path must be a UUID")
+        }
+        return id
     }
 
     /// `?q=`: trimmed, 1 to 200 characters; empty means no search.

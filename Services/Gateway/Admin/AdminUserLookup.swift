@@ -134,11 +134,7 @@ struct AdminUserLookup: Sendable {
         let today = CalendarDay(Date(), in: .gmt)
         async let totals = usage.totals(days: 30, user: id)
         async let used = quota.used(by: id, today: today)
-        async let limit = quota.limit(for: id)
-        var custom: Int?
-        for try await runs in try await client.query("SELECT monthly_quota FROM assist_quota_overrides WHERE user_id = \(id)", logger: logger).decode(Int32?.self) {
-            custom = runs.map(Int.init)
-        }
+        async let own = quota.custom(for: id)
         var signIns = AdminUserDetail.SignIns(total: 0, open: 0, lastSignedInAt: nil)
         for try await (total, open, last) in try await client.query(
             "SELECT count(*)::int, (count(*) FILTER (WHERE revoked_at IS NULL))::int, max(signed_in_at) FROM auth_sessions WHERE user_id = \(id)",
@@ -146,7 +142,8 @@ struct AdminUserLookup: Sendable {
         ).decode((Int, Int, Date?).self) {
             signIns = AdminUserDetail.SignIns(total: total, open: open, lastSignedInAt: last)
         }
-        let spent = try await used, period = try await totals, applied = try await limit
+        let spent = try await used, period = try await totals, custom = try await own
+        let applied = custom ?? quota.limit
         return AdminUserDetail(
             user: user, runs30Days: period.runs, tokens30Days: period.totalTokens,
             quota: .init(quota: applied, used: spent, remaining: max(0, applied - spent), resetDate: MonthlyQuota.resetDate(after: today).isoDate),

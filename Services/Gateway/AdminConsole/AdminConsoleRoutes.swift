@@ -115,9 +115,7 @@ struct AdminConsoleRoutes: Sendable {
         }
         admin.post("users/{user_id}/quota") { request, context in
             try await action(request, context: context) { session, form in
-                guard let id = context.parameters.get("user_id").flatMap(UUID.init(uuidString:)) else {
-                    throw APIError.invalid("user_id", "the user id in the path must be a UUID")
-                }
+                let id = try AdminRoutes.userId(in: context)
                 // An empty field puts the user back on the default.
                 let text = (form["monthly_quota"] ?? "").trimmingCharacters(in: .whitespaces)
                 let quota = try QuotaRequest(monthlyQuota: text.isEmpty ? nil : Self.number(text, field: "monthly_quota") as Int).validated()
@@ -214,7 +212,7 @@ struct AdminConsoleRoutes: Sendable {
         do {
             return Self.html(try await render(session))
         } catch let error as APIError where error.status.code < 500 {
-            return Self.refusal(error.status, error.field.map { "\($0): \(error.message)" } ?? error.message)
+            return Self.refusal(error)
         }
     }
 
@@ -240,7 +238,7 @@ struct AdminConsoleRoutes: Sendable {
         do {
             return try await perform(session, form)
         } catch let error as APIError where error.status.code < 500 {
-            return Self.refusal(error.status, error.field.map { "\($0): \(error.message)" } ?? error.message)
+            return Self.refusal(error)
         }
     }
 
@@ -302,6 +300,11 @@ struct AdminConsoleRoutes: Sendable {
 
     static func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+    }
+
+    /// A client error as the console's page: its status, and its message naming the field.
+    static func refusal(_ error: APIError) -> Response {
+        refusal(error.status, error.field.map { "\($0): \(error.message)" } ?? error.message)
     }
 
     static func refusal(_ status: HTTPResponse.Status, _ message: String) -> Response {

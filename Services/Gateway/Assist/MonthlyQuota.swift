@@ -114,11 +114,16 @@ struct MonthlyQuota: Sendable {
 
     /// The user's quota: the one an administrator set, else the default.
     func limit(for user: UUID) async throws -> Int {
+        try await custom(for: user) ?? limit
+    }
+
+    /// The quota an administrator set for the user; nil: the default applies.
+    func custom(for user: UUID) async throws -> Int? {
         for try await quota in try await client.query(
             "SELECT monthly_quota FROM assist_quota_overrides WHERE user_id = \(user)", logger: logger
         ).decode(Int32?.self) {
-            return quota.map(Int.init) ?? limit
+            return quota.map(Int.init)
         }
-        return limit
+        return nil
     }
 }

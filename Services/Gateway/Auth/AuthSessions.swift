@@ -17,8 +17,7 @@ struct RefreshToken: Sendable, Equatable {
 
     /// The text a client sent, if it has the shape of one (anything else is unknown without a query).
     init?(presented: String) {
-        guard presented.hasPrefix(Self.prefix), presented.utf8.count == Self.prefix.utf8.count + 43,
-              Data(base64URL: String(presented.dropFirst(Self.prefix.count))) != nil else { return nil }
+        guard presented.hasPrefix(Self.prefix), SecretToken.isWellFormed(String(presented.dropFirst(Self.prefix.count))) else { return nil }
         text = presented
     }
 

@@ -27,6 +27,18 @@ public struct ParkedEvents: Sendable {
         public var eventType: String?
         public var error: String
         public var parkedAt: Date
+
+        /// The event's id and type come from its own headers.
+        init(projection: String, topic: String, partition: Int32, offset: Int64, headers: [KafkaHeader], error: String, parkedAt: Date) {
+            self.projection = projection
+            self.topic = topic
+            self.partition = partition
+            self.offset = offset
+            eventId = ParkedEvents.value(EventHeaders.id, in: headers).flatMap(UUID.init(uuidString:))
+            eventType = ParkedEvents.value(EventHeaders.type, in: headers)
+            self.error = error
+            self.parkedAt = parkedAt
+        }
     }
 
     /// The newest first, `limit` at most.
@@ -38,11 +50,9 @@ public struct ParkedEvents: Sendable {
             FROM projection_dead_letters ORDER BY parked_at DESC, projection, topic, partition, "offset" LIMIT \(limit)
             """, logger: logger
         ).decode((String, String, Int32, Int64, String, String, Date).self) {
-            let headers = Self.headers(fromJSON: headers)
             entries.append(Entry(
-                projection: projection, topic: topic, partition: partition, offset: offset,
-                eventId: Self.value(EventHeaders.id, in: headers).flatMap(UUID.init(uuidString:)),
-                eventType: Self.value(EventHeaders.type, in: headers), error: error, parkedAt: parkedAt))
+                projection: projection, topic: topic, partition: partition, offset: offset, headers: Self.headers(fromJSON: headers), error: error,
+                parkedAt: parkedAt))
         }
         return entries
     }
@@ -58,10 +68,7 @@ public struct ParkedEvents: Sendable {
             """, logger: logger
         ).decode((ByteBuffer?, ByteBuffer, String, String, Date).self) {
             let headers = Self.headers(fromJSON: headersJSON)
-            let entry = Entry(
-                projection: projection, topic: topic, partition: partition, offset: offset,
-                eventId: Self.value(EventHeaders.id, in: headers).flatMap(UUID.init(uuidString:)),
-                eventType: Self.value(EventHeaders.type, in: headers), error: error, parkedAt: parkedAt)
+            let entry = Entry(projection: projection, topic: topic, partition: partition, offset: offset, headers: headers, error: error, parkedAt: parkedAt)
             let message = KafkaOutgoingMessage(
                 topic: topic, key: key.map { Array($0.readableBytesView) }, value: Array(value.readableBytesView),
                 headers: DeadLetterHeaders.redriveHeaders(eventHeaders: headers, from: "\(projection):\(topic)/\(partition)@\(offset)"))
