@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [.enableUpcomingFeature("ExistentialAny")]
@@ -37,6 +37,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-http2.git", from: "1.46.0"),
         // The wellbeing space's live connection (`/v1/wellbeing/live`).
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        // Distributed tracing: the API every library instruments against (already in the graph
+        // through Hummingbird), and swift-otel's OTLP/HTTP exporter only: its gRPC exporter would
+        // bring grpc-swift into every build for nothing an OTLP collector needs.
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // MARK: Shared libraries
@@ -112,6 +118,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Shared/Store",
             swiftSettings: swiftSettings
@@ -145,6 +152,9 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Shared/Runtime",
             swiftSettings: swiftSettings
@@ -175,6 +185,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Shared/Assist",
             resources: [.copy("Resources")],
@@ -226,6 +237,7 @@ let package = Package(
                 "HearthPrivacy",
                 "HearthConfiguration", "HearthRuntime", "HearthStore", "HearthEvents", "HearthAssist", "HearthDomain", "HearthKnowledge",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             path: "Services/AssistOrchestrator",
             exclude: ["Main"],

@@ -8,6 +8,8 @@
 - kafka-init: the topics it creates (lines `create NAME PARTITIONS` of its script) are exactly
   the catalogue's topics with their partition counts plus `<name>.dlq` with 1 partition each,
   created with --if-not-exists and retention.ms=-1;
+- tracing: a jaeger service with OTLP enabled, and every Hearth service's HEARTH_OTLP_ENDPOINT at
+  http://jaeger:4318;
 - with --prometheus: the scrape config's `hearth` job has one target per Hearth service, at the
   service's name and HEARTH_HTTP_PORT, labelled `service: <name>` (the dashboard filters on it).
 
@@ -25,7 +27,7 @@ HEARTH_SERVICES = [
     "profile-extractor", "calendar-sync", "notifier",
 ]
 INFRA_SERVICES = ["kafka", "postgres", "kafka-init"]
-OPTIONAL_SERVICES = ["prometheus", "grafana"]
+OPTIONAL_SERVICES = ["prometheus", "grafana", "jaeger"]
 CREATE_LINE = re.compile(r"^\s*create\s+(\S+)\s+(\S+)\s*$", re.MULTILINE)
 
 
@@ -102,6 +104,17 @@ def check(compose, catalogue):
             got = deps.get(dep, {}).get("condition") if isinstance(deps, dict) else None
             if got != condition:
                 problems.append(f"{name}: depends_on {dep} must have condition {condition}, has {got!r}")
+
+    # Tracing: every service exports its spans over OTLP/HTTP to the jaeger service.
+    jaeger = services.get("jaeger")
+    if not isinstance(jaeger, dict):
+        problems.append("jaeger: missing (every service exports its traces to it)")
+    elif as_dict(jaeger.get("environment")).get("COLLECTOR_OTLP_ENABLED") != "true":
+        problems.append("jaeger: environment COLLECTOR_OTLP_ENABLED must be 'true'")
+    for name in HEARTH_SERVICES:
+        env = as_dict((services.get(name) or {}).get("environment"))
+        if env.get("HEARTH_OTLP_ENDPOINT") != "http://jaeger:4318":
+            problems.append(f"{name}: environment HEARTH_OTLP_ENDPOINT must be 'http://jaeger:4318', is {env.get('HEARTH_OTLP_ENDPOINT')!r}")
 
     gateway_ports = [str(p) for p in (services.get("gateway") or {}).get("ports") or []]
     if not any(p.endswith("8080") or p.endswith("8080/tcp") for p in gateway_ports):

@@ -16,6 +16,9 @@ struct TraceCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON instead of a tree.")
     var json = false
 
+    @Flag(help: "Print each hop's delay instead of the tree: every event in the order it happened, the time since the first and since the one before, and its archive commit.")
+    var timings = false
+
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
@@ -23,14 +26,16 @@ struct TraceCommand: AsyncParsableCommand {
         // Compared as a uuid, so that the event id index answers; text that is no uuid matches no event id.
         let eventId = UUID(uuidString: id)
         let logger = CLILogging.logger()
-        let events = try await connection.withPostgres(logger: logger) { client in
+        let (events, details) = try await connection.withPostgres(logger: logger) { client in
             let rows = try await client.query(
                 #"""
                 WITH chains AS (
                     SELECT DISTINCT correlation_id FROM event_log
                     WHERE correlation_id = \#(id) OR key = \#(id) OR event_id = \#(eventId)
                 )
-                SELECT topic, partition, "offset", envelope::text FROM event_log
+                SELECT topic, partition, "offset", envelope::text,
+                       CASE WHEN current_setting('track_commit_timestamp') = 'on' THEN pg_xact_commit_timestamp(xmin) END
+                FROM event_log
                 WHERE correlation_id IN (SELECT correlation_id FROM chains)
                 ORDER BY occurred_at, topic, partition, "offset" LIMIT 10000
                 """#, logger: logger)
@@ -38,10 +43,14 @@ struct TraceCommand: AsyncParsableCommand {
             // user's) show as sealed.
             let keys = try connection.keys(client: client, logger: logger)
             var events: [EventSummary] = []
-            for try await (topic, partition, offset, envelope) in rows.decode((String, Int32, Int64, String).self) {
+            var details: [String: TimingDetail] = [:]
+            let decoder = JSONDecoder.hearth()
+            for try await (topic, partition, offset, envelope, archivedAt) in rows.decode((String, Int32, Int64, String, Date?).self) {
                 let value = try await keys.open(Array(envelope.utf8), leavingGoneSealed: true)
                 if let event = EventSummary(topic: topic, partition: partition, offset: offset, value: value) {
                     events.append(event)
+                    let run = (try? decoder.decode(RunEventFields.self, from: Data(value)))?.data
+                    details[event.id] = TimingDetail(streamEvent: run?.event, runElapsedMs: run?.elapsedMs, archivedAt: archivedAt)
                 }
             }
             // Where each event went: the projections whose committed offset is past it.
@@ -58,9 +67,13 @@ struct TraceCommand: AsyncParsableCommand {
                 events[index].projectedBy = (committed["\(event.topic)/\(event.partition)"] ?? [])
                     .filter { $0.next > event.offset }.map(\.projection).sorted()
             }
-            return events
+            return (events, details)
         }
         guard !events.isEmpty else { throw CLIFailure("no archived event has correlation id, key or id \(id)") }
+        if timings {
+            Self.printTimings(events, details: details)
+            return
+        }
         if json {
             try JSONOutput.print(events)
             return
@@ -92,6 +105,76 @@ struct TraceCommand: AsyncParsableCommand {
             show(root, depth: 0, parentTime: previousRoot)
             previousRoot = root.occurredDate
         }
+    }
+
+    /// `--timings`: each event of the chain in the order it happened, with its time from the first
+    /// event and from the one before (as each producer stamped it: millisecond resolution), which
+    /// service took the hop, what a run event was, and — when Postgres records commit times
+    /// (`track_commit_timestamp`, on in `make bench`) — when the archive projection had it.
+    static func printTimings(_ events: [EventSummary], details: [String: TimingDetail]) {
+        let ordered = events  // the archive's order: occurred_at, then topic, partition and offset
+        guard let first = ordered.first?.occurredDate else { return }
+        print("\(ordered.count) events; ms from the first event, from the event before, and from the event to its archive commit")
+        print("    at ms    +ms  archived  event                              source               hop")
+        var previous: EventSummary?
+        for event in ordered {
+            let at = event.occurredDate.map { $0.timeIntervalSince(first) * 1000 } ?? 0
+            let gap: Double? = if let date = event.occurredDate, let before = previous?.occurredDate {
+                date.timeIntervalSince(before) * 1000
+            } else {
+                nil
+            }
+            let detail = details[event.id]
+            let archived: Double? = if let archivedAt = detail?.archivedAt, let date = event.occurredDate {
+                archivedAt.timeIntervalSince(date) * 1000
+            } else {
+                nil
+            }
+            var name = event.type
+            if let streamEvent = detail?.streamEvent { name += " \(streamEvent)" }
+            print(String(
+                format: "%8.1f %6@ %9@  %-34@ %-20@ %@", at, (gap.map { String(format: "%.1f", $0) } ?? "") as NSString,
+                (archived.map { String(format: "%.1f", $0) } ?? "—") as NSString, name as NSString, event.source as NSString,
+                hop(from: previous, to: event, detail: detail) as NSString))
+            previous = event
+        }
+        if let last = ordered.last?.occurredDate {
+            print(String(format: "total %.1f ms from %@ to %@", last.timeIntervalSince(first) * 1000, ordered.first!.type, ordered.last!.type))
+        }
+    }
+
+    /// What the time before `event` was spent on, as far as the events tell.
+    static func hop(from previous: EventSummary?, to event: EventSummary, detail: TimingDetail?) -> String {
+        guard let previous else { return "published" }
+        var text: String
+        if previous.source != event.source {
+            text = "\(previous.source) → Kafka → \(event.source) (publish, fetch, \(event.source == "assist-orchestrator" ? "claim, " : "")work)"
+        } else {
+            text = "\(event.source) work"
+        }
+        if let elapsed = detail?.runElapsedMs { text += "; run at \(elapsed) ms since the orchestrator took the request" }
+        return text
+    }
+
+    /// What `--timings` reads beside the summary: a run event's name and run clock, and the
+    /// archive's commit time.
+    struct TimingDetail {
+        var streamEvent: String?
+        var runElapsedMs: Int?
+        var archivedAt: Date?
+    }
+
+    /// The fields of a run's stream event that say what it was and when, in the run's clock.
+    private struct RunEventFields: Decodable {
+        struct Fields: Decodable {
+            var event: String?
+            var elapsedMs: Int?
+            enum CodingKeys: String, CodingKey {
+                case event
+                case elapsedMs = "elapsed_ms"
+            }
+        }
+        var data: Fields?
     }
 
     static func milliseconds(_ interval: TimeInterval) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import HearthDomain
 import HearthEvents
+import HearthStore
 
 /// Chores: planning (which chores) → `schedule_chores` → `ChoreScheduler` → synthesis.
 struct ChoresFlow: AssistFlow {
@@ -19,8 +20,9 @@ struct ChoresFlow: AssistFlow {
                 "start_date": .string(input.startDate.isoDate), "members": .strings(input.members.map(\.name)),
             ]),
         ]))
-        let schedule = try scheduler.schedule(ChoreScheduleRequest(
-            members: input.members, goal: focus, days: input.days, startDate: input.startDate))
+        let schedule = try await OperationTracing.span("tool schedule_chores") { _ in
+            try scheduler.schedule(ChoreScheduleRequest(members: input.members, goal: focus, days: input.days, startDate: input.startDate))
+        }
         try await emitter.emit(.toolResult, .object([
             "name": .string("schedule_chores"), "count": .int(schedule.occurrences.count),
         ]))

@@ -1,6 +1,7 @@
 import HearthDomain
 import HearthEvents
 import HearthKnowledge
+import HearthStore
 import Logging
 
 /// Meals: planning query → `fetch_recipes` → `MealPlanner` (allergen-safe by construction, and
@@ -30,7 +31,9 @@ struct MealsFlow: AssistFlow {
             "args": .object(["query": .string(query), "k": .int(RecipeRetrieval.defaultCount), "dietary": .strings(input.prefs.allergies)]),
         ]))
         let request = MealPlanRequest(prefs: input.prefs, days: input.days, startDate: input.startDate, goal: input.goal)
-        let retrieved = await retrieval.search(query, avoiding: planner.avoided(for: request))
+        let retrieved = await OperationTracing.span("tool fetch_recipes") { _ in
+            await retrieval.search(query, avoiding: planner.avoided(for: request))
+        }
         let found = retrieved.recipes
         try await emitter.emit(.toolResult, .object([
             "name": .string("fetch_recipes"),

@@ -1,6 +1,7 @@
 import Foundation
 import HearthDomain
 import HearthEvents
+import HearthStore
 
 /// Routines: planning (focus) → `build_routines` → `RoutineBuilder` → synthesis.
 struct RoutinesFlow: AssistFlow {
@@ -17,7 +18,7 @@ struct RoutinesFlow: AssistFlow {
             "name": .string("build_routines"),
             "args": .object(["kidsAges": .array(children.map { .int($0.age) }), "focus": .string(focus)]),
         ]))
-        let plan = builder.build(children: children)
+        let plan = await OperationTracing.span("tool build_routines") { _ in builder.build(children: children) }
         try await emitter.emit(.toolResult, .object([
             "name": .string("build_routines"), "count": .int(plan.routines.count),
         ]))

@@ -6,6 +6,7 @@ import HearthStore
 import Logging
 import Metrics
 import ServiceLifecycle
+import Tracing
 
 /// Takes `assist.requested` and `assistant.message_requested` off `assist.requests` (consumer group `hearth.assist-orchestrator`)
 /// and runs each request exactly once: a run starts only after its claim is written, and the
@@ -54,6 +55,7 @@ struct AssistRequestConsumer: Service {
                 do {
                     for try await message in consumer {
                         let started = ContinuousClock.now
+                        let received = DefaultTracerClock.now
                         // How long the request waited in Kafka (producer and consumer clocks are
                         // the same host's in tests; across hosts it is only indicative).
                         let waitedMs = message.timestamp.map { max(0, Int(Date().timeIntervalSince($0) * 1000)) }
@@ -80,7 +82,12 @@ struct AssistRequestConsumer: Service {
                         }
                         inFlight += 1
                         runs.addTask { [runner, claims, logger] in
-                            await runner.run(claimed, metadata: metadata, started: started, waitedMs: waitedMs)
+                            // The run's span (from the request's arrival, so the claim is inside it)
+                            // is the current one while it runs: its model calls, tools and events
+                            // join the request's trace.
+                            await EventTracing.consuming(message, operation: "assist run", received: received) {
+                                await runner.run(claimed, metadata: metadata, started: started, waitedMs: waitedMs)
+                            }
                             do {
                                 try await claims.markFinished(runId: claimed.runId)
                             } catch {

@@ -17,6 +17,12 @@ struct RunEventSink: Sendable {
     let publisher: EventPublisher
 
     func enqueue<P: EventPayload>(_ payload: P, correlationId: String, causationId: String?) async throws -> KafkaPendingDelivery {
+        try await EventTracing.publishing(to: P.topic.name) {
+            try await send(payload, correlationId: correlationId, causationId: causationId)
+        }
+    }
+
+    private func send<P: EventPayload>(_ payload: P, correlationId: String, causationId: String?) async throws -> KafkaPendingDelivery {
         let envelope = Envelope(payload, correlationId: correlationId, causationId: causationId, source: source)
         let message: KafkaOutgoingMessage
         if let streamEvent = envelope as? Envelope<AssistRunEvent> {

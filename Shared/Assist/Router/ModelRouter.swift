@@ -1,4 +1,5 @@
 import Foundation
+import HearthStore
 import Logging
 
 /// Sends each request to the first provider of its phase's chain that can answer within the
@@ -45,7 +46,15 @@ public struct ModelRouter: Sendable {
         var attempts: [ModelAttempt] = []
         for provider in chain {
             try Task.checkCancellation()
-            let result = try await attempt(provider, request: request, budget: budget, onToken: onToken)
+            let result = try await OperationTracing.span(
+                "model \(provider.name)", attributes: ["gen_ai.system": provider.name, "gen_ai.request.model": provider.model], ofKind: .client
+            ) { span in
+                let result = try await attempt(provider, request: request, budget: budget, onToken: onToken)
+                span?.attributes["gen_ai.usage.input_tokens"] = result.attempt.inputTokens
+                span?.attributes["gen_ai.usage.output_tokens"] = result.attempt.outputTokens
+                span?.attributes["hearth.model.outcome"] = result.attempt.outcome
+                return result
+            }
             attempts.append(result.attempt)
             ModelCallMetrics.record(result.attempt)
             log(result.attempt, request: request)

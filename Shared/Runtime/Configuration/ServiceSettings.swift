@@ -35,6 +35,8 @@ public struct ServiceSettings: Sendable {
     /// What wraps the data keys that seal personal data in events (`HEARTH_MASTER_KEY`; dev and
     /// test generate one under the run directory, production must set it).
     public var masterKey: MasterKey
+    /// Where this process's spans go, if anywhere (`TracingSettings`).
+    public var tracing: TracingSettings
 
     public static let defaultDatabaseURL = "postgres://hearth:hearth@127.0.0.1:55432/hearth"
     public static let defaultKafkaBootstrap = "127.0.0.1:9092"
@@ -81,7 +83,8 @@ public struct ServiceSettings: Sendable {
             producerDeliveryTimeoutMs: try environment.int("HEARTH_KAFKA_DELIVERY_TIMEOUT_MS", default: 10_000, range: 1_000...300_000),
             httpIdleTimeoutSeconds: try environment.int("HEARTH_HTTP_IDLE_TIMEOUT_S", default: 30, range: 1...3600),
             environment: environment,
-            masterKey: masterKey)
+            masterKey: masterKey,
+            tracing: try TracingSettings.load(environment: environment))
     }
 }
 

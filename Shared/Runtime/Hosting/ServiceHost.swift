@@ -63,10 +63,13 @@ public struct ServiceHost: Sendable {
     public static func launch<Executable: HearthExecutable>(_ executable: Executable.Type) async {
         let host: ServiceHost
         let additions: Additions
+        let tracingExporter: (any Service)?
         do {
             let common = try ServiceSettings.load(service: Executable.name, defaultPort: Executable.defaultPort)
             LoggingSetup.bootstrap(service: Executable.name, level: common.logLevel, format: common.logFormat)
             MetricsSetup.bootstrap()
+            tracingExporter = try TracingSetup.bootstrap(
+                service: Executable.name, settings: common.tracing, logger: Logger(label: "hearth.\(Executable.name).tracing"))
             let settings = try Executable.settings(from: common)
             host = try ServiceHost(settings: common, migrations: try Executable.migrations()) {
                 try Executable.projections(settings: settings, publisher: $0)
@@ -76,7 +79,9 @@ public struct ServiceHost: Sendable {
             FileHandle.standardError.write(Data("\(Executable.name): cannot start: \(error)\n".utf8))
             exit(78)  // EX_CONFIG
         }
-        await host.run(extraServices: additions.services, routes: additions.routes, webSocketRoutes: additions.webSocketRoutes)
+        await host.run(
+            extraServices: additions.services, routes: additions.routes, webSocketRoutes: additions.webSocketRoutes,
+            tracingExporter: tracingExporter)
     }
 
     /// Builds the clients: the producer and publisher first, so that projections which publish
@@ -117,12 +122,14 @@ public struct ServiceHost: Sendable {
     /// Runs until SIGTERM or SIGINT. `routes` adds the executable's own API beside the ops routes.
     /// A failure to serve (the HTTP port taken, a service that stops on an error) ends the process
     /// with one line saying why and exit status 1, not a trap with a stack trace.
+    /// `tracingExporter` (from `TracingSetup`) runs first so that it stops last, sending the spans
+    /// of everything that stopped before it.
     public func run(
         extraServices: [any Service] = [], routes: (Router<HearthRequestContext>) -> Void = { _ in },
-        webSocketRoutes: ((Router<BasicWebSocketRequestContext>) -> Void)? = nil
+        webSocketRoutes: ((Router<BasicWebSocketRequestContext>) -> Void)? = nil, tracingExporter: (any Service)? = nil
     ) async {
         do {
-            try await serve(extraServices: extraServices, routes: routes, webSocketRoutes: webSocketRoutes)
+            try await serve(extraServices: extraServices, routes: routes, webSocketRoutes: webSocketRoutes, tracingExporter: tracingExporter)
         } catch {
             logger.critical("stopped on an error", metadata: ["error": "\(error)"])
             FileHandle.standardError.write(Data("\(settings.serviceName): stopped: \(describe(error))\n".utf8))
@@ -140,16 +147,19 @@ public struct ServiceHost: Sendable {
     }
 
     private func serve(
-        extraServices: [any Service], routes: (Router<HearthRequestContext>) -> Void, webSocketRoutes: ((Router<BasicWebSocketRequestContext>) -> Void)?
+        extraServices: [any Service], routes: (Router<HearthRequestContext>) -> Void, webSocketRoutes: ((Router<BasicWebSocketRequestContext>) -> Void)?,
+        tracingExporter: (any Service)?
     ) async throws {
         let router = Router(context: HearthRequestContext.self)
         router.add(middleware: RequestIdMiddleware())
+        if EventTracing.isEnabled { router.add(middleware: RequestTracingMiddleware()) }
         router.add(middleware: RequestMetricsMiddleware())
         OpsRoutes.register(on: router, readiness: readiness)
         routes(router)
 
         let services: [any Service] =
-            [producer, MigrationService(client: postgres, migrations: migrations, gate: gate, logger: logger)]
+            (tracingExporter.map { [$0] } ?? [])
+            + [producer, MigrationService(client: postgres, migrations: migrations, gate: gate, logger: logger)]
             + runners.map { GatedService(gate: gate, service: $0) }
             + (deadLetterRelay.map { [GatedService(gate: gate, service: $0)] } ?? [])
             + extraServices.map { GatedService(gate: gate, service: $0) }

@@ -6,6 +6,7 @@ import Logging
 import Metrics
 import PostgresNIO
 import ServiceLifecycle
+import Tracing
 import Synchronization
 
 /// Runs one projection: consumes its topics with its own consumer group, applies events in
@@ -177,6 +178,7 @@ public final class ProjectionRunner: Service, Sendable {
     /// Throws only `OffsetGap`, which ends the run.
     private func process(_ batch: [KafkaMessage], consumer: KafkaConsumer) async throws -> Outcome {
         let started = ContinuousClock.now
+        let traceStart = DefaultTracerClock.now
         do {
             guard try await commitRetrying(batch, action: .apply) == .applied else { return .stopping }
         } catch let gap as OffsetGap {
@@ -188,6 +190,7 @@ public final class ProjectionRunner: Service, Sendable {
         Timer(label: "hearth_projection_apply_duration_seconds", dimensions: [("projection", projection.name)])
             .record(duration: ContinuousClock.now - started)
         countConsumed(batch)
+        EventTracing.recordApplied(batch, projection: projection.name, started: traceStart)
         consumer.storeOffsets(state.withLock { $0.nextOffsets })
         return .applied
     }
@@ -199,10 +202,12 @@ public final class ProjectionRunner: Service, Sendable {
         for message in batch {
             var attempts = 0
             var backoff = options.initialBackoff
+            let traceStart = DefaultTracerClock.now
             while true {
                 do {
                     guard try await commitRetrying([message], action: .apply) == .applied else { return .stopping }
                     countConsumed([message])
+                    EventTracing.recordApplied([message], projection: projection.name, started: traceStart)
                     break
                 } catch let gap as OffsetGap {
                     throw gap

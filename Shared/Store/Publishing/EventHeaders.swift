@@ -11,6 +11,7 @@ public enum EventHeaders {
     public static let correlationId = "correlation_id"
     public static let version = "hearth_version"
 
+    /// The event's own headers, then the trace context of the span publishing it (when tracing is on).
     public static func make(for metadata: EventMetadata) -> [KafkaHeader] {
         [
             KafkaHeader(key: id, string: metadata.id.uuidString.lowercased()),
@@ -19,7 +20,7 @@ public enum EventHeaders {
             KafkaHeader(key: time, string: Timestamp.format(metadata.occurredAt)),
             KafkaHeader(key: correlationId, string: metadata.correlationId),
             KafkaHeader(key: version, string: String(metadata.version)),
-        ]
+        ] + EventTracing.currentContextHeaders()
     }
 
     /// The (type, version) hint the catalogue uses to skip a first pass over the JSON.

@@ -32,7 +32,9 @@ public struct EventPublisher: Sendable {
 
     @discardableResult
     public func publish<P: EventPayload>(_ envelope: Envelope<P>) async throws -> EventPosition {
-        let report = try await producer.send(try await message(for: envelope))
+        let report = try await EventTracing.publishing(to: P.topic.name) {
+            try await producer.send(try await message(for: envelope))
+        }
         Self.countProduced(topic: P.topic.name, type: P.eventType, count: 1)
         return EventPosition(topic: report.topic, partition: report.partition, offset: report.offset)
     }
@@ -40,10 +42,12 @@ public struct EventPublisher: Sendable {
     /// Publishes many events of one type; they are enqueued in order, so events of one key keep
     /// their order on the partition.
     public func publish<P: EventPayload>(batch envelopes: [Envelope<P>]) async throws -> [EventPosition] {
-        var messages: [KafkaOutgoingMessage] = []
-        messages.reserveCapacity(envelopes.count)
-        for envelope in envelopes { messages.append(try await message(for: envelope)) }
-        let reports = try await producer.send(messages)
+        let reports = try await EventTracing.publishing(to: P.topic.name) {
+            var messages: [KafkaOutgoingMessage] = []
+            messages.reserveCapacity(envelopes.count)
+            for envelope in envelopes { messages.append(try await message(for: envelope)) }
+            return try await producer.send(messages)
+        }
         Self.countProduced(topic: P.topic.name, type: P.eventType, count: envelopes.count)
         return reports.map { EventPosition(topic: $0.topic, partition: $0.partition, offset: $0.offset) }
     }

@@ -46,6 +46,22 @@ extension BackboneSuite {
                 #expect(lines.contains { $0.hasPrefix("   └─ assist.run_started v1") && $0.contains("+") })
                 #expect(lines.contains { $0.contains("⇢ projected by") && $0.contains("assist_runs") })
 
+                // `--timings`: every event in the order it happened, each hop's delay and who took it.
+                let timings = try await CommandLineTool.run(["trace", runId, "--timings"])
+                #expect(timings.status == 0, "\(timings.output)")
+                let rows = timings.output.split(separator: "\n").map(String.init)
+                #expect(rows.first?.hasPrefix("\(trace.count) events;") == true, "\(rows.prefix(3))")
+                let requestRow = try #require(rows.first { $0.contains(" assist.requested ") }, "\(rows)")
+                #expect(requestRow.hasPrefix("     0.0") && requestRow.contains("gateway") && requestRow.hasSuffix("published"), "\(requestRow)")
+                let startRow = try #require(rows.first { $0.contains(" assist.run_started ") }, "\(rows)")
+                #expect(startRow.contains("gateway → Kafka → assist-orchestrator (publish, fetch, claim, work)"), "\(startRow)")
+                #expect(rows.contains { $0.contains("assist.run_event done") && $0.contains("run at ") }, "\(rows)")
+                // Without track_commit_timestamp (the tests' Postgres) the archive column is empty.
+                #expect(startRow.contains(" — "), "\(startRow)")
+                let total = try #require(rows.last, "\(rows)")
+                let lastType = try #require(timingsLastType(rows), "\(rows)")
+                #expect(total.hasPrefix("total ") && total.hasSuffix("from assist.requested to \(lastType)"), "\(total)")
+
                 let (status, body) = try await HTTPTestClient.get(orchestrator.baseURL.appendingPathComponent("metrics"))
                 #expect(status == 200)
                 let text = String(decoding: body, as: UTF8.self)
@@ -56,4 +72,10 @@ extension BackboneSuite {
             }
         }
     }
+}
+
+/// The event type of the last event row of `hearthctl trace --timings` (the row before the total).
+private func timingsLastType(_ rows: [String]) -> String? {
+    guard rows.count >= 2 else { return nil }
+    return rows[rows.count - 2].split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first.map(String.init)
 }
