@@ -132,15 +132,20 @@ struct TraceCommand: AsyncParsableCommand {
             }
             var name = event.type
             if let streamEvent = detail?.streamEvent { name += " \(streamEvent)" }
-            print(String(
-                format: "%8.1f %6@ %9@  %-34@ %-20@ %@", at, (gap.map { String(format: "%.1f", $0) } ?? "") as NSString,
-                (archived.map { String(format: "%.1f", $0) } ?? "—") as NSString, name as NSString, event.source as NSString,
-                hop(from: previous, to: event, detail: detail) as NSString))
+            let gapText = gap.map { String(format: "%.1f", $0) } ?? ""
+            let archivedText = archived.map { String(format: "%.1f", $0) } ?? "—"
+            print(
+                leftPad(String(format: "%.1f", at), 8) + " " + leftPad(gapText, 6) + " " + leftPad(archivedText, 9) + "  "
+                    + pad(name, 34) + " " + pad(event.source, 20) + " " + hop(from: previous, to: event, detail: detail))
             previous = event
         }
         if let last = ordered.last?.occurredDate {
             print(String(format: "total %.1f ms from %@ to %@", last.timeIntervalSince(first) * 1000, ordered.first!.type, ordered.last!.type))
         }
+    }
+
+    private static func leftPad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
     /// What the time before `event` was spent on, as far as the events tell.

@@ -137,10 +137,12 @@ public final class DataKeyRing: SealingKeySource {
         }
         guard !missing.isEmpty else { return }
         var found: [UUID: OpeningKey] = [:]
+        var subjects: [UUID: String] = [:]
         let rows = try await client.query(
             "SELECT key_id, subject, wrapped FROM data_keys WHERE key_id = ANY(\(Array(missing)))", logger: logger)
         for try await (id, subject, wrapped) in rows.decode((UUID, String, Data?).self) {
             found[id] = try wrapped.map { .available(try wrapping.unwrap($0, subject: subject)) } ?? .gone
+            subjects[id] = subject
         }
         cache.withLock { cache in
             cache.makeRoom()
@@ -150,6 +152,12 @@ public final class DataKeyRing: SealingKeySource {
                     if case .gone? = cache.opening[id]?.key, let marked = cache.opening[id]?.loaded, marked > now { continue }
                     cache.opening[id] = (key, now)
                     cache.missingSince[id] = nil
+                    // A live key is its subject's one sealing key (the unique index on live
+                    // subjects): whoever opens a run's request seals the run's events with it
+                    // without asking Postgres again, off the run's critical path.
+                    if case .available(let opened) = key, let subject = subjects[id], cache.sealing[subject] == nil {
+                        cache.sealing[subject] = (DataKey(id: id, key: opened), now)
+                    }
                 } else {
                     let since = cache.missingSince[id] ?? now
                     cache.missingSince[id] = since

@@ -302,6 +302,14 @@ fi
 if has_phase stream; then
   driver stream --hearth "$HEARTH" --hid "$HID" --peer "$PEER_URL" --peer-hid "$PEER_HID" --token "$TOKEN" \
     --runs "${BENCH_STREAM_RUNS:-200}"
+  # Where the milliseconds of one run went: the last run's hops, as `hearthctl trace --timings`
+  # reads them from the archive (commit times on: the archive column is filled).
+  sleep 1
+  last_run="$(pg psql -tAc "SELECT key FROM event_log WHERE type = 'assist.requested' ORDER BY occurred_at DESC LIMIT 1" | tr -d '[:space:]')"
+  if [ -n "$last_run" ]; then
+    log "stream: hops of the last run (hearthctl trace $last_run --timings)"
+    (cd "$ROOT" && HEARTH_DATABASE_URL="$DB_URL" "$BIN/hearthctl" trace "$last_run" --timings) | tee "$LOG_DIR/last-run-timings.txt" >&2 || true
+  fi
 fi
 # The peer is done: stop it so that it takes no memory or CPU from the pipeline phases.
 if [ -n "$PEER_URL" ]; then
