@@ -91,7 +91,7 @@ struct PrivacyCommand: AsyncParsableCommand {
             }
             var subjects = ["user:\(user.uuidString.lowercased())"]
             for try await run in try await client.query("SELECT run_id FROM agent_runs WHERE user_id = \(user)", logger: logger).decode(UUID.self) {
-                subjects.append("run:\(run.uuidString.lowercased())")
+                subjects.append(KeySubject.run(run))
             }
             for try await household in try await client.query(
                 "SELECT household_id FROM user_households WHERE user_id = \(user)", logger: logger

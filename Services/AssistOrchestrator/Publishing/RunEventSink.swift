@@ -30,7 +30,7 @@ struct RunEventSink: Sendable {
             // document, several times faster than JSONEncoder). Other events take the usual way.
             var sealedData: String?
             if let keys = publisher.keys {
-                let key = try await keys.sealingKey(for: "run:\(streamEvent.data.runId.uuidString.lowercased())")
+                let key = try await keys.sealingKey(for: KeySubject.run(streamEvent.data.runId))
                 sealedData = try SealedField.seal(streamEvent.data.data, with: key, eventType: AssistRunEvent.eventType, path: "data")
             }
             message = KafkaOutgoingMessage(

@@ -37,7 +37,7 @@ struct RunRetention: Sendable {
             """, logger: logger)
         for try await run in rows.decode(UUID.self) { due.append(run) }
         guard !due.isEmpty else { return 0 }
-        let destroyed = try await keys.destroy(subjects: due.map { "run:\($0.uuidString.lowercased())" }, because: "retention")
+        let destroyed = try await keys.destroy(subjects: due.map(KeySubject.run), because: "retention")
         for run in due {
             try await publisher.publish(AssistRunExpired(runId: run), correlationId: "retention-\(run.uuidString.lowercased())")
         }

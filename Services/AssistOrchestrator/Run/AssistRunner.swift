@@ -106,7 +106,7 @@ struct AssistRunner: Sendable {
                     models: RunModels(
                         router: router,
                         budget: BudgetScope(
-                            key: "run:\(opening.runId.uuidString.lowercased())",
+                            key: KeySubject.run(opening.runId),
                             limitCents: Double(settings.runBudgetCents), limitTokens: settings.runTokenLimit,
                             cap: settings.userMonthlySpendCents > 0
                                 ? SpendCap.monthly(

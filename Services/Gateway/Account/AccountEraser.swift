@@ -60,7 +60,7 @@ struct AccountEraser: Sendable {
             "SELECT run_id FROM agent_runs WHERE user_id = \(user) OR household_id = ANY(\(households)) ORDER BY run_id", logger: logger)
         for try await run in runRows.decode(UUID.self) { runs.append(run) }
         let subjects = ["user:\(user.uuidString.lowercased())"]
-            + runs.map { "run:\($0.uuidString.lowercased())" }
+            + runs.map(KeySubject.run)
             + households.map { "household:\($0.uuidString.lowercased())" }
         let destroyed = try await keys.destroy(subjects: subjects, because: "user.erased")
         try await GoogleCredentialStore(client: client, logger: logger).delete(userId: user)

@@ -43,10 +43,13 @@ struct AssistRoutes: Sendable {
         let runId = EventIdentity.newId("assist_run")
         // Before the quota: a stream refused for the cap must not spend a run.
         let ticket = try streams.admit(user)
-        // Two independent reads on the critical path, so side by side.
+        // Independent round trips on the critical path, so side by side: the household, the
+        // quota, and the run's data key (made on first use with a synchronous commit, which would
+        // otherwise sit between admission and publishing; a run refused below leaves an unused key).
         async let householdRead = households.household(
             of: user, requested: body.householdId, header: request.headers[MembershipReadModel.householdHeader], on: body.startDate)
         async let admission = quota.admit(user, today: today)
+        async let runKey: Void = launcher.prepareKey(forRun: runId)
         let household: AssistHousehold
         do {
             household = try await householdRead
@@ -59,6 +62,7 @@ struct AssistRoutes: Sendable {
             context.logger.info("monthly quota exceeded", metadata: ["used": "\(used)", "quota": "\(limit)"])
             return quotaExceeded(runId: runId, used: used, quota: limit, today: today, format: format)
         }
+        await runKey
         let admitted = ContinuousClock.now
         // Subscribe before publishing: the run's first events may come back within a millisecond.
         guard await waitUntilFollowing() else {

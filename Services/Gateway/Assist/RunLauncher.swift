@@ -37,6 +37,12 @@ struct RunLauncher: Sendable {
         return try await start(event, runId: runId, user: user, today: today, format: format, ticket: ticket, context: context, headers: extra)
     }
 
+    /// Makes (or loads) the run's data key ahead of publishing its request, which seals the goal
+    /// with it. A failure is left for the publish to meet and report.
+    func prepareKey(forRun runId: UUID) async {
+        _ = try? await requests.keys?.sealingKey(for: KeySubject.run(runId))
+    }
+
     /// The part every run shares once it is admitted (a stream place held, a quota unit taken on
     /// `today`, the follower running): subscribe before publishing — the run's first events may
     /// come back within a millisecond — publish the request (giving the unit back if that fails),

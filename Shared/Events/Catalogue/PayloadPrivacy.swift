@@ -48,6 +48,12 @@ public enum SubjectReference: Sendable, Equatable, Hashable {
     }
 }
 
+/// Subject names for code that names a subject by its id rather than reading it from a payload
+/// (the same names `SubjectReference.name(in:)` gives).
+public enum KeySubject {
+    public static func run(_ id: UUID) -> String { "run:\(id.uuidString.lowercased())" }
+}
+
 /// One personal field: whose it is, and what a reader gets once the subject's key is destroyed
 /// (JSON `null` unless the field cannot be absent).
 public struct PersonalField: Sendable, Equatable {
