@@ -21,6 +21,10 @@ struct TraceCommand: AsyncParsableCommand {
 
     @OptionGroup var connection: ConnectionOptions
 
+    func validate() throws {
+        if json && timings { throw ValidationError("--json and --timings cannot be combined") }
+    }
+
     func run() async throws {
         let id = id
         // Compared as a uuid, so that the event id index answers; text that is no uuid matches no event id.
@@ -112,7 +116,18 @@ struct TraceCommand: AsyncParsableCommand {
     /// service took the hop, what a run event was, and — when Postgres records commit times
     /// (`track_commit_timestamp`, on in `make bench`) — when the archive projection had it.
     static func printTimings(_ events: [EventSummary], details: [String: TimingDetail]) {
-        let ordered = events  // the archive's order: occurred_at, then topic, partition and offset
+        // The archive's order (occurred_at to the millisecond, then topic, partition, offset), with
+        // a cause before what it caused within one millisecond (a request before its run's events).
+        let ids = Set(events.map(\.id))
+        let depth = Dictionary(uniqueKeysWithValues: events.map { event in
+            (event.id, event.causationId.map { ids.contains($0.lowercased()) ? 1 : 0 } ?? 0)
+        })
+        let ordered = events.enumerated().sorted { left, right in
+            let (l, r) = (left.element, right.element)
+            if l.occurredDate != r.occurredDate { return left.offset < right.offset }
+            if depth[l.id] != depth[r.id] { return depth[l.id, default: 0] < depth[r.id, default: 0] }
+            return left.offset < right.offset
+        }.map(\.element)
         guard let first = ordered.first?.occurredDate else { return }
         print("\(ordered.count) events; ms from the first event, from the event before, and from the event to its archive commit")
         print("    at ms    +ms  archived  event                              source               hop")

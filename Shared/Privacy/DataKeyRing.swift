@@ -154,8 +154,10 @@ public final class DataKeyRing: SealingKeySource {
                     cache.missingSince[id] = nil
                     // A live key is its subject's one sealing key (the unique index on live
                     // subjects): whoever opens a run's request seals the run's events with it
-                    // without asking Postgres again, off the run's critical path.
-                    if case .available(let opened) = key, let subject = subjects[id], cache.sealing[subject] == nil {
+                    // without asking Postgres again, off the run's critical path. Runs only: a
+                    // reader of every event (the archive) would fill the cache with every subject.
+                    if case .available(let opened) = key, let subject = subjects[id], subject.hasPrefix("run:"),
+                       cache.sealing[subject] == nil {
                         cache.sealing[subject] = (DataKey(id: id, key: opened), now)
                     }
                 } else {
@@ -220,11 +222,19 @@ public final class DataKeyRing: SealingKeySource {
             UPDATE data_keys SET wrapped = NULL, destroyed_at = now(), destroyed_because = \(reason)
             WHERE subject = ANY(\(subjects)) AND wrapped IS NOT NULL RETURNING key_id
             """, logger: logger)
-        for try await _ in rows.decode(UUID.self) { destroyed += 1 }
+        var destroyedIds: Set<UUID> = []
+        for try await id in rows.decode(UUID.self) {
+            destroyed += 1
+            destroyedIds.insert(id)
+        }
         cache.withLock { cache in
             for subject in subjects {
                 if let key = cache.sealing.removeValue(forKey: subject) { cache.opening[key.key.id] = (.gone, .now) }
             }
+            // Also the keys this process had not cached yet: a `load` that read one of them before
+            // the update must not make it an opening or sealing key afterwards (its `.gone` mark,
+            // newer than the load, wins).
+            for id in destroyedIds { cache.opening[id] = (.gone, .now) }
         }
         return destroyed
     }

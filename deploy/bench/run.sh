@@ -305,7 +305,8 @@ if has_phase stream; then
   # Where the milliseconds of one run went: the last run's hops, as `hearthctl trace --timings`
   # reads them from the archive (commit times on: the archive column is filled).
   sleep 1
-  last_run="$(pg psql -tAc "SELECT key FROM event_log WHERE type = 'assist.requested' ORDER BY occurred_at DESC LIMIT 1" | tr -d '[:space:]')"
+  last_run="$(pg psql -tAc "SELECT key FROM event_log WHERE type = 'assist.requested' ORDER BY occurred_at DESC LIMIT 1" 2>/dev/null \
+    | tr -d '[:space:]')" || last_run=""
   if [ -n "$last_run" ]; then
     log "stream: hops of the last run (hearthctl trace $last_run --timings)"
     (cd "$ROOT" && HEARTH_DATABASE_URL="$DB_URL" "$BIN/hearthctl" trace "$last_run" --timings) | tee "$LOG_DIR/last-run-timings.txt" >&2 || true

@@ -43,22 +43,23 @@ struct AssistRoutes: Sendable {
         let runId = EventIdentity.newId("assist_run")
         // Before the quota: a stream refused for the cap must not spend a run.
         let ticket = try streams.admit(user)
-        // Independent round trips on the critical path, so side by side: the household, the
-        // quota, and the run's data key (made on first use with a synchronous commit, which would
-        // otherwise sit between admission and publishing; a run refused below leaves an unused key).
+        // Independent round trips on the critical path, so side by side: the household read and
+        // the quota's admission; once admitted, the run's data key (made on first use with a
+        // synchronous commit, which would otherwise sit inside the publish) beside the rest of the read.
         async let householdRead = households.household(
             of: user, requested: body.householdId, header: request.headers[MembershipReadModel.householdHeader], on: body.startDate)
-        async let admission = quota.admit(user, today: today)
-        async let runKey: Void = launcher.prepareKey(forRun: runId)
+        let admission = try await quota.admit(user, today: today)
+        let isAdmitted = if case .admitted = admission { true } else { false }
+        async let runKey: Void = launcher.prepareKey(forRun: runId, admitted: isAdmitted)
         let household: AssistHousehold
         do {
             household = try await householdRead
         } catch {
             // No run after all: a unit the quota just counted is given back.
-            if case .admitted? = try? await admission { await quota.release(user, today: today) }
+            if isAdmitted { await quota.release(user, today: today) }
             throw error
         }
-        if case .exceeded(let used, let limit) = try await admission {
+        if case .exceeded(let used, let limit) = admission {
             context.logger.info("monthly quota exceeded", metadata: ["used": "\(used)", "quota": "\(limit)"])
             return quotaExceeded(runId: runId, used: used, quota: limit, today: today, format: format)
         }

@@ -47,12 +47,12 @@ public struct ModelRouter: Sendable {
         for provider in chain {
             try Task.checkCancellation()
             let result = try await OperationTracing.span(
-                "model \(provider.name)", attributes: ["gen_ai.system": provider.name, "gen_ai.request.model": provider.model], ofKind: .client
+                "model \(provider.name)", attributes: ["gen_ai.system": provider.name, "gen_ai.request.model": provider.model]
             ) { span in
                 let result = try await attempt(provider, request: request, budget: budget, onToken: onToken)
                 span?.attributes["gen_ai.usage.input_tokens"] = result.attempt.inputTokens
                 span?.attributes["gen_ai.usage.output_tokens"] = result.attempt.outputTokens
-                span?.attributes["hearth.model.outcome"] = result.attempt.outcome
+                span?.attributes["hearth.model.outcome"] = ModelCallMetrics.outcome(of: result.attempt)
                 return result
             }
             attempts.append(result.attempt)

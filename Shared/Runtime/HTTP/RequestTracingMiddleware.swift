@@ -1,23 +1,28 @@
-import HTTPTypes
+import HearthStore
 import Hummingbird
 import Tracing
 
-/// One server span per request, joined to the caller's trace when the request carries a W3C
-/// `traceparent`, and current while the handler runs: the events it publishes carry it on.
+/// One server span per request, the root of the request's trace, current while the handler runs:
+/// the events it publishes carry it on.
 ///
-/// Only what identifies the call is recorded (method, the matched route pattern, status, the
-/// request and correlation ids): never the raw path or query, which can hold what a user typed.
-/// The span of a streamed answer ends when its last byte is written. Installed only when tracing
-/// is on (`TracingSetup`).
+/// A `traceparent` or `tracestate` the caller sent is ignored: on a public API it would let any
+/// client force its requests into the sample, pick trace ids that merge into someone else's
+/// trace, and have its own text copied into every event of the request. Only what identifies the
+/// call is recorded (method, the matched route pattern, status, the request and correlation ids):
+/// never the raw path or query, which can hold what a user typed. The span of a streamed answer
+/// ends when its last byte is written. The ops routes (`/metrics`, `/readyz`, `/healthz`),
+/// polled every few seconds, make no trace. Installed only when tracing is on (`TracingSetup`).
 public struct RequestTracingMiddleware: RouterMiddleware {
     public typealias Context = HearthRequestContext
+
+    static let untracedPaths: Set<String> = ["/metrics", "/readyz", "/healthz", "/livez"]
 
     public init() {}
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var parent = ServiceContext.current ?? .topLevel
-        InstrumentationSystem.instrument.extract(request.headers, into: &parent, using: HTTPFieldsExtractor())
-        let span = startSpan("HTTP \(request.method.rawValue)", context: parent, ofKind: .server)
+        guard !Self.untracedPaths.contains(request.uri.path),
+              let span = EventTracing.startSpan("HTTP \(request.method.rawValue)", context: .topLevel, ofKind: .server)
+        else { return try await next(request, context) }
         span.attributes["http.request.method"] = request.method.rawValue
         span.attributes["hearth.request_id"] = context.requestId
         span.attributes["hearth.correlation_id"] = context.correlationId
@@ -28,8 +33,14 @@ public struct RequestTracingMiddleware: RouterMiddleware {
             describe(span, route: context.endpointPath, status: response.status.code)
             let body = response.body
             response.body = ResponseBody(contentLength: body.contentLength) { writer in
+                // Ends with the last byte, or with the failure to write it (a client gone).
                 defer { span.end() }
-                try await body.write(writer)
+                do {
+                    try await body.write(writer)
+                } catch {
+                    span.recordError(error)
+                    throw error
+                }
             }
             return response
         } catch {
@@ -49,12 +60,5 @@ public struct RequestTracingMiddleware: RouterMiddleware {
         span.operationName = "\(span.operationName) \(route)"
         span.attributes["http.route"] = route
         span.attributes["http.response.status_code"] = status
-    }
-}
-
-/// Reads the propagator's fields (`traceparent`, `tracestate`) from the request's headers.
-private struct HTTPFieldsExtractor: Extractor {
-    func extract(key: String, from carrier: HTTPFields) -> String? {
-        HTTPField.Name(key).flatMap { carrier[$0] }
     }
 }

@@ -22,6 +22,15 @@ public struct TracingSettings: Sendable, Equatable {
 
     public var isEnabled: Bool { endpoint != nil }
 
+    /// The endpoint for logs: a password in its user part (`https://user:token@…`) is not printed.
+    public var redactedEndpoint: String? {
+        guard let endpoint, let scheme = endpoint.range(of: "://") else { return endpoint }
+        let rest = endpoint[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" }
+        guard let at = authority.lastIndex(of: "@") else { return endpoint }
+        return String(endpoint[..<scheme.upperBound]) + "…@" + String(rest[rest.index(after: at)...])
+    }
+
     public static func load(environment: EnvironmentReader) throws -> TracingSettings {
         let endpoint = environment.optionalString("HEARTH_OTLP_ENDPOINT")
         if let endpoint, !(endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://")) {
@@ -40,7 +49,9 @@ public struct TracingSettings: Sendable, Equatable {
 
 /// Installs the process's tracer. One way for every executable: the host calls it at start-up
 /// and runs the service it returns (the batching exporter) first, so it stops last and sends
-/// the spans of everything that stopped before it.
+/// the spans of everything that stopped before it. The tracer is Hearth's own (`EventTracing`),
+/// not `InstrumentationSystem`'s: libraries that trace through the global one stay untraced.
+/// swift-otel's own `OTEL_*` variables, when set, override what is configured here.
 public enum TracingSetup {
     /// The exporter to run beside the process's services, or nil when tracing is off.
     public static func bootstrap(service: String, settings: TracingSettings, logger: Logger) throws -> (any Service)? {
@@ -63,9 +74,8 @@ public enum TracingSetup {
             : (.parentBasedTraceIDRatio(ratio: settings.sampleRatio) ?? .parentBasedAlwaysOn)
         configuration.propagators = [.traceContext]
         let (tracer, exporter) = try OTel.makeTracingBackend(configuration: configuration)
-        InstrumentationSystem.bootstrap(tracer)
-        EventTracing.enable()
-        logger.info("tracing on", metadata: ["otlp_endpoint": "\(endpoint)", "sample_ratio": "\(settings.sampleRatio)"])
+        EventTracing.install(tracer)
+        logger.info("tracing on", metadata: ["otlp_endpoint": "\(settings.redactedEndpoint ?? "")", "sample_ratio": "\(settings.sampleRatio)"])
         return exporter
     }
 }

@@ -13,14 +13,16 @@ public enum EventHeaders {
 
     /// The event's own headers, then the trace context of the span publishing it (when tracing is on).
     public static func make(for metadata: EventMetadata) -> [KafkaHeader] {
-        [
+        var headers = [
             KafkaHeader(key: id, string: metadata.id.uuidString.lowercased()),
             KafkaHeader(key: type, string: metadata.type),
             KafkaHeader(key: source, string: metadata.source),
             KafkaHeader(key: time, string: Timestamp.format(metadata.occurredAt)),
             KafkaHeader(key: correlationId, string: metadata.correlationId),
             KafkaHeader(key: version, string: String(metadata.version)),
-        ] + EventTracing.currentContextHeaders()
+        ]
+        if EventTracing.isEnabled { headers += EventTracing.currentContextHeaders() }
+        return headers
     }
 
     /// The (type, version) hint the catalogue uses to skip a first pass over the JSON.

@@ -48,6 +48,14 @@ actor FakeOTLPReceiver {
         return found
     }
 
+    /// A trace or span id as hex: swift-otel's JSON carries ids as base64 (protobuf's JSON form
+    /// of bytes), the OTLP specification as hex; either is read.
+    static func hex(_ id: String) -> String {
+        if id.count % 2 == 0, id.allSatisfy(\.isHexDigit) { return id.lowercased() }
+        guard let bytes = Data(base64Encoded: id) else { return id }
+        return bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
     /// OTLP's `[{"key", "value": {"stringValue" | "intValue" | …}}]` as text.
     static func attributes(of list: Any?) -> [String: String] {
         var attributes: [String: String] = [:]
@@ -133,6 +141,24 @@ extension BackboneSuite {
                     #expect(root.attributes["http.route"] == "/v1/assist/stream")
                     #expect(root.attributes["http.response.status_code"] == "200")
                     #expect(root.attributes["url.path"] == nil && root.attributes["url.query"] == nil)
+                    // Ops routes make no trace.
+                    #expect(!received.contains { $0.name.contains("/readyz") || $0.name.contains("/metrics") }, "\(received.filter { $0.name.contains("/readyz") })")
+
+                    // A caller's own traceparent is not trusted: the gateway starts its own trace.
+                    let forgedTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
+                    let reply = try await HTTPTestClient.send(
+                        "GET", gateway.baseURL.appendingPathComponent("v1/assist/runs/\(runId)"),
+                        headers: user.headers(["traceparent": "00-\(forgedTrace)-00f067aa0ba902b7-01", "tracestate": "vendor=forged"]))
+                    #expect(reply.status == 200)
+                    var read: ExportedSpan?
+                    let readDeadline = ContinuousClock.now + .seconds(10)
+                    while read == nil && ContinuousClock.now < readDeadline {
+                        read = await receiver.spans.first { $0.service == "hearth-gateway" && $0.attributes["http.route"]?.hasPrefix("/v1/assist/runs/") == true && $0.attributes["http.route"]?.hasSuffix("/events") == false }
+                        if read == nil { try await Task.sleep(for: .milliseconds(250)) }
+                    }
+                    let readSpan = try #require(read, "no span of the run read")
+                    #expect(readSpan.parentSpanId.isEmpty)
+                    #expect(FakeOTLPReceiver.hex(readSpan.traceId) != forgedTrace && !readSpan.traceId.isEmpty, "\(readSpan)")
                 }
             }
         }

@@ -32,4 +32,12 @@ import Testing
             "\(error)".contains(variable)
         }
     }
+
+    @Test func theLoggedEndpointHidesAPassword() throws {
+        let settings = try TracingSettings.load(environment: EnvironmentReader(["HEARTH_OTLP_ENDPOINT": "https://tenant:s3cret@otlp.example.com/otlp"]))
+        #expect(settings.redactedEndpoint == "https://…@otlp.example.com/otlp")
+        #expect(settings.endpoint == "https://tenant:s3cret@otlp.example.com/otlp")
+        let plain = try TracingSettings.load(environment: EnvironmentReader(["HEARTH_OTLP_ENDPOINT": "http://jaeger:4318"]))
+        #expect(plain.redactedEndpoint == "http://jaeger:4318")
+    }
 }
