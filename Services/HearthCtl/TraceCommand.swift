@@ -86,7 +86,7 @@ struct TraceCommand: AsyncParsableCommand {
         var children: [String: [EventSummary]] = [:]
         var roots: [EventSummary] = []
         for event in events {
-            if let parent = event.causationId?.lowercased(), ids.contains(parent), parent != event.id {
+            if let parent = Self.parent(of: event, among: ids) {
                 children[parent, default: []].append(event)
             } else {
                 roots.append(event)
@@ -119,14 +119,11 @@ struct TraceCommand: AsyncParsableCommand {
         // The archive's order (occurred_at to the millisecond, then topic, partition, offset), with
         // a cause before what it caused within one millisecond (a request before its run's events).
         let ids = Set(events.map(\.id))
-        let depth = Dictionary(uniqueKeysWithValues: events.map { event in
-            (event.id, event.causationId.map { ids.contains($0.lowercased()) ? 1 : 0 } ?? 0)
-        })
         let ordered = events.enumerated().sorted { left, right in
-            let (l, r) = (left.element, right.element)
-            if l.occurredDate != r.occurredDate { return left.offset < right.offset }
-            if depth[l.id] != depth[r.id] { return depth[l.id, default: 0] < depth[r.id, default: 0] }
-            return left.offset < right.offset
+            func key(_ entry: (offset: Int, element: EventSummary)) -> (Date, Int, Int) {
+                (entry.element.occurredDate ?? .distantPast, Self.parent(of: entry.element, among: ids) == nil ? 0 : 1, entry.offset)
+            }
+            return key(left) < key(right)
         }.map(\.element)
         guard let first = ordered.first?.occurredDate else { return }
         print("\(ordered.count) events; ms from the first event, from the event before, and from the event to its archive commit")
@@ -157,6 +154,12 @@ struct TraceCommand: AsyncParsableCommand {
         if let last = ordered.last?.occurredDate {
             print(String(format: "total %.1f ms from %@ to %@", last.timeIntervalSince(first) * 1000, ordered.first!.type, ordered.last!.type))
         }
+    }
+
+    /// The event in the chain that caused `event` (its causation id, when that is one of `ids`).
+    private static func parent(of event: EventSummary, among ids: Set<String>) -> String? {
+        guard let parent = event.causationId?.lowercased(), ids.contains(parent), parent != event.id else { return nil }
+        return parent
     }
 
     private static func leftPad(_ text: String, _ width: Int) -> String {

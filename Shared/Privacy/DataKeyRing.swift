@@ -156,7 +156,7 @@ public final class DataKeyRing: SealingKeySource {
                     // subjects): whoever opens a run's request seals the run's events with it
                     // without asking Postgres again, off the run's critical path. Runs only: a
                     // reader of every event (the archive) would fill the cache with every subject.
-                    if case .available(let opened) = key, let subject = subjects[id], subject.hasPrefix("run:"),
+                    if case .available(let opened) = key, let subject = subjects[id], KeySubject.isRun(subject),
                        cache.sealing[subject] == nil {
                         cache.sealing[subject] = (DataKey(id: id, key: opened), now)
                     }
@@ -216,17 +216,13 @@ public final class DataKeyRing: SealingKeySource {
     @discardableResult
     public func destroy(subjects: [String], because reason: String) async throws -> Int {
         guard !subjects.isEmpty else { return 0 }
-        var destroyed = 0
         let rows = try await client.query(
             """
             UPDATE data_keys SET wrapped = NULL, destroyed_at = now(), destroyed_because = \(reason)
             WHERE subject = ANY(\(subjects)) AND wrapped IS NOT NULL RETURNING key_id
             """, logger: logger)
         var destroyedIds: Set<UUID> = []
-        for try await id in rows.decode(UUID.self) {
-            destroyed += 1
-            destroyedIds.insert(id)
-        }
+        for try await id in rows.decode(UUID.self) { destroyedIds.insert(id) }
         cache.withLock { cache in
             for subject in subjects {
                 if let key = cache.sealing.removeValue(forKey: subject) { cache.opening[key.key.id] = (.gone, .now) }
@@ -236,7 +232,7 @@ public final class DataKeyRing: SealingKeySource {
             // newer than the load, wins).
             for id in destroyedIds { cache.opening[id] = (.gone, .now) }
         }
-        return destroyed
+        return destroyedIds.count
     }
 
     /// The keys held for `subjects`: what `hearthctl privacy status` shows.

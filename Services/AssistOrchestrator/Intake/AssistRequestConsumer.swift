@@ -6,7 +6,6 @@ import HearthStore
 import Logging
 import Metrics
 import ServiceLifecycle
-import Tracing
 
 /// Takes `assist.requested` and `assistant.message_requested` off `assist.requests` (consumer group `hearth.assist-orchestrator`)
 /// and runs each request exactly once: a run starts only after its claim is written, and the
@@ -55,7 +54,7 @@ struct AssistRequestConsumer: Service {
                 do {
                     for try await message in consumer {
                         let started = ContinuousClock.now
-                        let received = DefaultTracerClock.now
+                        let received = EventTracing.spanStart()
                         // How long the request waited in Kafka (producer and consumer clocks are
                         // the same host's in tests; across hosts it is only indicative).
                         let waitedMs = message.timestamp.map { max(0, Int(Date().timeIntervalSince($0) * 1000)) }

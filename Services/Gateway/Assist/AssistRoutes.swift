@@ -50,7 +50,7 @@ struct AssistRoutes: Sendable {
             of: user, requested: body.householdId, header: request.headers[MembershipReadModel.householdHeader], on: body.startDate)
         let admission = try await quota.admit(user, today: today)
         let isAdmitted = if case .admitted = admission { true } else { false }
-        async let runKey: Void = launcher.prepareKey(forRun: runId, admitted: isAdmitted)
+        async let runKey: Void = isAdmitted ? launcher.prepareKey(forRun: runId) : ()
         let household: AssistHousehold
         do {
             household = try await householdRead

@@ -37,10 +37,9 @@ struct RunLauncher: Sendable {
         return try await start(event, runId: runId, user: user, today: today, format: format, ticket: ticket, context: context, headers: extra)
     }
 
-    /// Makes (or loads) the data key of a run the quota `admitted`, ahead of publishing its
-    /// request, which seals the goal with it. A failure is left for the publish to meet and report.
-    func prepareKey(forRun runId: UUID, admitted: Bool) async {
-        guard admitted else { return }
+    /// Makes (or loads) the data key of an admitted run ahead of publishing its request, which
+    /// seals the goal with it. A failure is left for the publish to meet and report.
+    func prepareKey(forRun runId: UUID) async {
         _ = try? await requests.keys?.sealingKey(for: KeySubject.run(runId))
     }
 

@@ -41,7 +41,7 @@ public enum SubjectReference: Sendable, Equatable, Hashable {
         switch self {
         case .user(let field): return id(field).map { "user:\($0)" }
         case .household(let field): return id(field).map { "household:\($0)" }
-        case .run(let field): return id(field).map { "run:\($0)" }
+        case .run(let field): return id(field).map { KeySubject.runPrefix + $0 }
         case .householdElseUser(let household, let user):
             return id(household).map { "household:\($0)" } ?? id(user).map { "user:\($0)" }
         }
@@ -51,7 +51,11 @@ public enum SubjectReference: Sendable, Equatable, Hashable {
 /// Subject names for code that names a subject by its id rather than reading it from a payload
 /// (the same names `SubjectReference.name(in:)` gives).
 public enum KeySubject {
-    public static func run(_ id: UUID) -> String { "run:\(id.uuidString.lowercased())" }
+    static let runPrefix = "run:"
+
+    public static func run(_ id: UUID) -> String { runPrefix + id.uuidString.lowercased() }
+
+    public static func isRun(_ subject: String) -> Bool { subject.hasPrefix(runPrefix) }
 }
 
 /// One personal field: whose it is, and what a reader gets once the subject's key is destroyed

@@ -6,7 +6,6 @@ import Logging
 import Metrics
 import PostgresNIO
 import ServiceLifecycle
-import Tracing
 import Synchronization
 
 /// Runs one projection: consumes its topics with its own consumer group, applies events in
@@ -178,7 +177,7 @@ public final class ProjectionRunner: Service, Sendable {
     /// Throws only `OffsetGap`, which ends the run.
     private func process(_ batch: [KafkaMessage], consumer: KafkaConsumer) async throws -> Outcome {
         let started = ContinuousClock.now
-        let traceStart = DefaultTracerClock.now
+        let traceStart = EventTracing.spanStart()
         do {
             guard try await commitRetrying(batch, action: .apply) == .applied else { return .stopping }
         } catch let gap as OffsetGap {
@@ -202,7 +201,7 @@ public final class ProjectionRunner: Service, Sendable {
         for message in batch {
             var attempts = 0
             var backoff = options.initialBackoff
-            let traceStart = DefaultTracerClock.now
+            let traceStart = EventTracing.spanStart()
             while true {
                 do {
                     guard try await commitRetrying([message], action: .apply) == .applied else { return .stopping }

@@ -31,6 +31,11 @@ public enum EventTracing {
 
     // MARK: Spans
 
+    /// Now, for a span to begin here and be made later; nil (no clock read) when tracing is off.
+    public static func spanStart() -> DefaultTracerClock.Instant? {
+        isEnabled ? DefaultTracerClock.now : nil
+    }
+
     /// A span begun now (or at `instant`), child of `context`; nil when tracing is off. The caller ends it.
     public static func startSpan(
         _ name: String, context: ServiceContext, ofKind kind: SpanKind, at instant: DefaultTracerClock.Instant? = nil
@@ -86,7 +91,7 @@ public enum EventTracing {
     public static func publishing<T>(
         to topic: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
     ) async rethrows -> T {
-        guard let parent = ServiceContext.current, let span = startSpan("publish \(topic)", context: parent, ofKind: .producer) else {
+        guard isEnabled, let parent = ServiceContext.current, let span = startSpan("publish \(topic)", context: parent, ofKind: .producer) else {
             return try await body()
         }
         span.attributes["messaging.system"] = "kafka"
@@ -98,7 +103,7 @@ public enum EventTracing {
     /// of the span that published the event, or the root of a new trace when the event carries
     /// none. Without tracing, just runs `body`.
     public static func consuming<T>(
-        _ message: KafkaMessage, operation: String, received: DefaultTracerClock.Instant,
+        _ message: KafkaMessage, operation: String, received: DefaultTracerClock.Instant?,
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
     ) async rethrows -> T {
         guard let span = startSpan(operation, context: context(of: message) ?? .topLevel, ofKind: .consumer, at: received) else {
@@ -111,8 +116,8 @@ public enum EventTracing {
     /// Records that `messages` were applied by `projection` between `started` and now: one
     /// consumer span per traced event, child of the span that published it, so the request's
     /// trace shows when its events reached each read model.
-    public static func recordApplied(_ messages: [KafkaMessage], projection: String, started: DefaultTracerClock.Instant) {
-        guard isEnabled else { return }
+    public static func recordApplied(_ messages: [KafkaMessage], projection: String, started: DefaultTracerClock.Instant?) {
+        guard isEnabled, let started else { return }
         for message in messages {
             guard let context = context(of: message),
                   let span = startSpan("project \(projection)", context: context, ofKind: .consumer, at: started)

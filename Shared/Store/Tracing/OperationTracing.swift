@@ -7,7 +7,7 @@ public enum OperationTracing {
         _ name: String, attributes: [String: String] = [:], ofKind kind: SpanKind = .internal,
         isolation: isolated (any Actor)? = #isolation, _ body: ((any Span)?) async throws -> T
     ) async rethrows -> T {
-        guard let parent = ServiceContext.current, let span = EventTracing.startSpan(name, context: parent, ofKind: kind) else {
+        guard EventTracing.isEnabled, let parent = ServiceContext.current, let span = EventTracing.startSpan(name, context: parent, ofKind: kind) else {
             return try await body(nil)
         }
         for (key, value) in attributes { span.attributes[key] = value }
