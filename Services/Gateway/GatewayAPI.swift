@@ -153,7 +153,8 @@ struct GatewayAPI: Sendable {
                 membership: membership, claims: InviteClaims(client: host.postgres, logger: logger), consistency: consistency),
             users: UserRoutes(publisher: host.publisher, users: userReadModel, membership: membership, consistency: consistency),
             account: AccountRoutes(publisher: host.publisher, users: userReadModel, grace: settings.accountDeletionGrace, client: host.postgres),
-            eraser: AccountEraser(client: host.postgres, keys: host.keys, sessions: sessions, publisher: host.publisher, logger: logger)
+            eraser: AccountEraser(
+                client: host.postgres, keys: host.keys, sessions: sessions, publisher: host.publisher, waiter: consistency.waiter, logger: logger)
                 .service(every: settings.erasureCheckInterval),
             sweeper: SpentCredentialSweeper(sessions: sessions, webhookSecrets: notifications.routes.webhookSecrets, logger: logger)
                 .service(every: .seconds(600)),

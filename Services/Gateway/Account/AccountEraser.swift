@@ -21,6 +21,8 @@ struct AccountEraser: Sendable {
     let keys: DataKeyRing
     let sessions: AuthSessions
     let publisher: EventPublisher
+    /// What `user.erased` waits for: the feed's tombstones of the author's activities.
+    let waiter: ConsistencyWaiter
     let logger: Logger
 
     /// Erases what is due every `interval`.
@@ -71,7 +73,14 @@ struct AccountEraser: Sendable {
             "DELETE FROM export_archives WHERE user_id = \(user) OR export_id IN (SELECT export_id FROM export_requests WHERE household_id = ANY(\(households)))",
             logger: logger)
         // The feed hears of it first, in its own order: what it took from them becomes tombstones.
-        try await publisher.publish(ActivityAuthorErased(authorId: user), correlationId: "erasure-\(user.uuidString.lowercased())")
+        // Its projection finds their activities through their submissions, which `user.erased`
+        // deletes, and reads the two topics as they come: `user.erased` waits until the tombstones
+        // are made. Not in time: this round fails, the user stays due and the next round repeats
+        // it all (every step is idempotent).
+        let tombstones = try await publisher.publish(ActivityAuthorErased(authorId: user), correlationId: "erasure-\(user.uuidString.lowercased())")
+        guard try await waiter.wait(for: tombstones, projections: [GatewayProjection.activities], within: .seconds(30)) else {
+            throw ErasureDeferred(reason: "the activities projection has not applied \(tombstones) within 30 s")
+        }
         try await client.query("DELETE FROM activity_daily_usage WHERE user_id = \(user)", logger: logger)
         try await publisher.publish(
             UserErased(userId: user, householdIds: households, runIds: runs), correlationId: "erasure-\(user.uuidString.lowercased())")
@@ -80,4 +89,10 @@ struct AccountEraser: Sendable {
             "households": "\(households.count)",
         ])
     }
+}
+
+/// An erasure that must wait for a read model before its last step; the next round retries it.
+struct ErasureDeferred: Error, CustomStringConvertible {
+    let reason: String
+    var description: String { "erasure deferred: \(reason)" }
 }

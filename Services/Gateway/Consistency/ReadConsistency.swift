@@ -71,4 +71,5 @@ enum GatewayProjection {
     static let exportRequests = "export_requests"
     static let feedback = "feedback"
     static let coaching = "coaching"
+    static let activities = "activities"
 }

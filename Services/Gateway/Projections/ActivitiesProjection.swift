@@ -17,7 +17,8 @@ import PostgresNIO
 ///   submission still pending or held takes a decision (the first final one wins: a redelivered
 ///   pipeline decision changes nothing). An approval puts the submission in the feed under the
 ///   decision's `activity_id`.
-/// - `activity.author_erased` (published by the eraser before `user.erased`): the author's approved
+/// - `activity.author_erased` (published by the eraser, which publishes `user.erased` only once this
+///   projection has applied it: the two topics are read as they come): the author's approved
 ///   activities become tombstones and their open submissions are closed (`erased`), so that a
 ///   decision arriving later changes nothing.
 /// - `user.erased`: the author's submissions.

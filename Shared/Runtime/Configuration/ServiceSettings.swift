@@ -31,6 +31,9 @@ public struct ServiceSettings: Sendable {
     /// Seconds a connection may send nothing (or half a request) before it is closed
     /// (`HEARTH_HTTP_IDLE_TIMEOUT_S`, default 30).
     public var httpIdleTimeoutSeconds: Int
+    /// How long a graceful shutdown may take before the process exits anyway
+    /// (`HEARTH_SHUTDOWN_TIMEOUT_S`, default 30; see `ShutdownDeadline`).
+    public var shutdownTimeoutSeconds: Int
     public var environment: EnvironmentReader
     /// What wraps the data keys that seal personal data in events (`HEARTH_MASTER_KEY`; dev and
     /// test generate one under the run directory, production must set it).
@@ -82,6 +85,7 @@ public struct ServiceSettings: Sendable {
             producerLingerMs: try environment.decimal("HEARTH_PRODUCER_LINGER_MS", default: 0, range: 0...1_000),
             producerDeliveryTimeoutMs: try environment.int("HEARTH_KAFKA_DELIVERY_TIMEOUT_MS", default: 10_000, range: 1_000...300_000),
             httpIdleTimeoutSeconds: try environment.int("HEARTH_HTTP_IDLE_TIMEOUT_S", default: 30, range: 1...3600),
+            shutdownTimeoutSeconds: try environment.int("HEARTH_SHUTDOWN_TIMEOUT_S", default: 30, range: 1...3600),
             environment: environment,
             masterKey: masterKey,
             tracing: try TracingSettings.load(environment: environment))

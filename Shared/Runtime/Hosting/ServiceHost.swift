@@ -158,7 +158,8 @@ public struct ServiceHost: Sendable {
         routes(router)
 
         let services: [any Service] =
-            (tracingExporter.map { [$0] } ?? [])
+            [ShutdownDeadline(limit: .seconds(settings.shutdownTimeoutSeconds), logger: logger)]
+            + (tracingExporter.map { [$0] } ?? [])
             + [producer, MigrationService(client: postgres, migrations: migrations, gate: gate, logger: logger)]
             + runners.map { GatedService(gate: gate, service: $0) }
             + (deadLetterRelay.map { [GatedService(gate: gate, service: $0)] } ?? [])

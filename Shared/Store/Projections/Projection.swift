@@ -23,6 +23,9 @@ public struct ProjectedEvent: Sendable {
 public protocol Projection: Sendable {
     /// Stable name: the consumer group is `hearth.projection.<name>` and offsets are stored under it.
     var name: String { get }
+    /// A rebuild reads these one after another in this order (live, they interleave as they
+    /// come): a projection that removes a user's rows on `user.erased` lists the users topic last,
+    /// so that the erasure lands after every row it must remove.
     var topics: [Topic] { get }
     /// The tables this projection owns; rebuilt by replay and summed by the checksum. Table
     /// contents must depend only on the events (no `now()`), or a rebuild could not reproduce them.

@@ -73,7 +73,9 @@ public struct ReplayReport: Sendable {
 
 /// Rebuilds a projection's tables from the full event history into shadow tables, then swaps
 /// them in atomically. Each partition is read from Kafka while the topic still holds its whole
-/// history, and from the event archive where Kafka has dropped the start.
+/// history, and from the event archive where Kafka has dropped the start. Topics are read one
+/// after another in the order the projection lists them, so a rebuild's cross-topic order is the
+/// projection's choice and the same from either source.
 public struct ProjectionReplayer: Sendable {
     let client: PostgresClient
     let admin: KafkaAdmin
@@ -170,12 +172,19 @@ public struct ProjectionReplayer: Sendable {
                 progress(ReplayProgress(read: reached.values.reduce(0) { $0 + Int($1) }, applied: applied, total: total, elapsed: ContinuousClock.now - started))
             }
             do {
-                for plan in plans {
-                    try await readArchive(plan.partition, range: plan.archive, decoder: decoder, skipped: skipped) { events, lastOffset in
-                        try await take(events, lastOffsets: [plan.partition: lastOffset])
+                // Topic by topic, in the projection's order, whichever source holds them: a
+                // projection lists the users topic last so that `user.erased` lands after every row
+                // it must remove (a favourite read after the erasure would stay for ever).
+                for topic in projection.topics {
+                    let topicPlans = plans.filter { $0.partition.topic == topic.name }
+                    for plan in topicPlans {
+                        try await readArchive(plan.partition, range: plan.archive, decoder: decoder, skipped: skipped) { events, lastOffset in
+                            try await take(events, lastOffsets: [plan.partition: lastOffset])
+                        }
                     }
+                    try await readKafka(
+                        Dictionary(uniqueKeysWithValues: topicPlans.map { ($0.partition, $0.kafka) }), decoder: decoder, skipped: skipped, handle: take)
                 }
-                try await readKafka(Dictionary(uniqueKeysWithValues: plans.map { ($0.partition, $0.kafka) }), decoder: decoder, skipped: skipped, handle: take)
                 for plan in plans where reached[plan.partition, default: 0] < plan.end { reached[plan.partition] = plan.end }
 
                 let after: TableChecksum

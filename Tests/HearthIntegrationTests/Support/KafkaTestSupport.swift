@@ -49,11 +49,15 @@ enum KafkaTestEnvironment {
     }
 
     /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-    static func eventually(timeout: Duration = .seconds(20), _ condition: @Sendable () async throws -> Bool) async rethrows -> Bool {
+    /// `every` spaces the looks out: a condition read through a rate-limited route must not spend the
+    /// route's allowance on polling (60 feed reads a minute are gone in seconds at the default pace).
+    static func eventually(
+        timeout: Duration = .seconds(20), every interval: Duration = .milliseconds(50), _ condition: @Sendable () async throws -> Bool
+    ) async rethrows -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if try await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
+            try? await Task.sleep(for: interval)
         }
         return try await condition()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,11 +51,18 @@ final class ServiceProcess {
         throw ServiceProcessError.notReady(executable, log: logTail())
     }
 
-    /// SIGTERM, then waits for the process to exit.
+    /// SIGTERM, then waits for the process to exit. A service bounds its own shutdown
+    /// (`HEARTH_SHUTDOWN_TIMEOUT_S`, 30 s); one still running a minute later is a failure, and is
+    /// killed so that the suite goes on instead of hanging.
     func stop() async {
         guard process.isRunning else { return }
         process.terminate()
-        await waitForExit()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning {
+            Issue.record("\(executable) did not stop within 60 s of SIGTERM; log tail:\n\(logTail())")
+            await kill()
+        }
     }
 
     /// SIGKILL: no chance to flush, commit or leave the consumer group.
