@@ -46,7 +46,7 @@ private final class JSONValueSlot {
         case let value as Double: content = .value(.number(value))
         case let value as Float: content = .value(.number(Double(value)))
         // Every integer type, or its own `encode(to:)` would come straight back here.
-        case let value as any BinaryInteger: content = .value(.number(Double(value)))
+        case let value as any BinaryInteger: content = .value(.number(try JSONValue.exactNumber(value, codingPath: codingPath)))
         default: try value.encode(to: JSONValueTreeEncoder(slot: self, codingPath: codingPath))
         }
     }
