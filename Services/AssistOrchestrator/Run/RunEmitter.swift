@@ -1,6 +1,7 @@
 import Foundation
 import HearthEvents
 import HearthKafka
+import Tracing
 import Synchronization
 
 /// One run's side of the stream: numbers its events (`seq` from 1), publishes them in order, and
@@ -16,6 +17,9 @@ actor RunEmitter {
     private let causationId: String?
     private let started: ContinuousClock.Instant
     private let tokenWindow: Duration
+    /// The run's trace context, where the emitter was made: the token-flush task publishes
+    /// under it rather than under whatever span (a model call's) the text arrived in.
+    private let traceContext: ServiceContext?
     private var seq = 0
     private var pending: [KafkaPendingDelivery] = []
     /// Synthesis text not yet sent, and whether a flush is already on its way.
@@ -42,6 +46,7 @@ actor RunEmitter {
         self.causationId = causationId
         self.started = started
         self.tokenWindow = tokenWindow
+        self.traceContext = ServiceContext.current
     }
 
     /// Milliseconds since the request was taken up.
@@ -76,9 +81,10 @@ actor RunEmitter {
         }
         guard scheduleFlush else { return }
         let window = tokenWindow
+        let context = traceContext
         Task { [weak self] in
             try? await Task.sleep(for: window)
-            await self?.flushTextInBackground()
+            await ServiceContext.$current.withValue(context) { await self?.flushTextInBackground() }
         }
     }
 

@@ -67,8 +67,12 @@ final class RunEventHub: Service, Sendable {
     private static func dispatch(_ message: KafkaMessage, to subscribers: StreamSubscribers<String, RunStreamItem>, keys: DataKeyRing) async {
         guard let keyBytes = message.key else { return }
         let waiting = subscribers.waiting(on: String(decoding: keyBytes, as: UTF8.self))
-        guard !waiting.isEmpty, let event = await RunEventDispatcher.decode(message, keys: keys) else { return }
+        guard !waiting.isEmpty else { return }
+        let received = EventTracing.spanStart()
+        guard let event = await RunEventDispatcher.decode(message, keys: keys) else { return }
         for continuation in waiting { continuation.yield(.event(event)) }
+        // The hop back: the run's event reached the streams waiting for it here.
+        EventTracing.recordHandled(message, operation: "deliver \(message.topic)", started: received)
     }
 }
 

@@ -1,5 +1,6 @@
 import HearthStore
 import Hummingbird
+import Synchronization
 import Tracing
 
 /// One server span per request, the root of the request's trace, current while the handler runs:
@@ -32,9 +33,10 @@ public struct RequestTracingMiddleware: RouterMiddleware {
             }
             describe(span, route: context.endpointPath, status: response.status.code)
             let body = response.body
+            let ending = SpanEnding(span)
             response.body = ResponseBody(contentLength: body.contentLength) { writer in
                 // Ends with the last byte, or with the failure to write it (a client gone).
-                defer { span.end() }
+                defer { ending.end() }
                 do {
                     try await body.write(writer)
                 } catch {
@@ -61,4 +63,19 @@ public struct RequestTracingMiddleware: RouterMiddleware {
         span.attributes["http.route"] = route
         span.attributes["http.response.status_code"] = status
     }
+}
+
+/// Ends a request's span exactly once: when its body is written, or, when the server never gets
+/// to write it (the response head could not be sent), when the body is let go.
+private final class SpanEnding: Sendable {
+    let span: any Span
+    private let ended = Atomic<Bool>(false)
+
+    init(_ span: any Span) { self.span = span }
+
+    func end() {
+        if !ended.exchange(true, ordering: .acquiringAndReleasing) { span.end() }
+    }
+
+    deinit { end() }
 }

@@ -189,9 +189,14 @@ public final class ProjectionRunner: Service, Sendable {
         Timer(label: "hearth_projection_apply_duration_seconds", dimensions: [("projection", projection.name)])
             .record(duration: ContinuousClock.now - started)
         countConsumed(batch)
-        EventTracing.recordApplied(batch, projection: projection.name, started: traceStart)
+        EventTracing.recordApplied(batch, projection: projection.name, started: traceStart, reads: readsForTracing)
         consumer.storeOffsets(state.withLock { $0.nextOffsets })
         return .applied
+    }
+
+    /// Whether the projection applied `message` or passed over its type (a span only for the former).
+    private func readsForTracing(_ message: KafkaMessage) -> Bool {
+        eventDecoder.reads(EventHeaders.typeHint(of: message))
     }
 
     /// Applies one message at a time, so one bad event cannot hold back the others; an event that
@@ -206,7 +211,7 @@ public final class ProjectionRunner: Service, Sendable {
                 do {
                     guard try await commitRetrying([message], action: .apply) == .applied else { return .stopping }
                     countConsumed([message])
-                    EventTracing.recordApplied([message], projection: projection.name, started: traceStart)
+                    EventTracing.recordApplied([message], projection: projection.name, started: traceStart, reads: readsForTracing)
                     break
                 } catch let gap as OffsetGap {
                     throw gap

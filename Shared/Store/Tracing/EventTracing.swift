@@ -115,10 +115,14 @@ public enum EventTracing {
 
     /// Records that `messages` were applied by `projection` between `started` and now: one
     /// consumer span per traced event, child of the span that published it, so the request's
-    /// trace shows when its events reached each read model.
-    public static func recordApplied(_ messages: [KafkaMessage], projection: String, started: DefaultTracerClock.Instant?) {
+    /// trace shows when its events reached each read model. `reads` tells the events the
+    /// projection applied from those it passed over (types it does not read): only the former
+    /// get a span.
+    public static func recordApplied(
+        _ messages: [KafkaMessage], projection: String, started: DefaultTracerClock.Instant?, reads: (KafkaMessage) -> Bool
+    ) {
         guard isEnabled, let started else { return }
-        for message in messages {
+        for message in messages where reads(message) {
             guard let context = context(of: message),
                   let span = startSpan("project \(projection)", context: context, ofKind: .consumer, at: started)
             else { continue }
@@ -126,6 +130,17 @@ public enum EventTracing {
             span.attributes["messaging.batch.message_count"] = messages.count
             span.end()
         }
+    }
+
+    /// Records that one traced event was handled between `started` and now (`operation`, say
+    /// "deliver assist.events": a run's event handed to the streams waiting for it): a consumer
+    /// span, child of the span that published it. An event outside any trace records nothing.
+    public static func recordHandled(_ message: KafkaMessage, operation: String, started: DefaultTracerClock.Instant?) {
+        guard isEnabled, let started, let context = context(of: message),
+              let span = startSpan(operation, context: context, ofKind: .consumer, at: started)
+        else { return }
+        describe(span, message)
+        span.end()
     }
 
     private static func describe(_ span: any Span, _ message: KafkaMessage) {

@@ -106,7 +106,8 @@ extension BackboneSuite {
                         if let request {
                             trace = spans.filter { $0.traceId == request.traceId }
                             let names = Set(trace.map(\.name))
-                            if wanted.allSatisfy(names.contains) && trace.contains(where: { $0.service == "hearth-gateway" && $0.name.hasPrefix("project ") }) {
+                            if wanted.allSatisfy(names.contains) && names.contains("deliver assist.events")
+                                && trace.contains(where: { $0.service == "hearth-gateway" && $0.name.hasPrefix("project ") }) {
                                 break
                             }
                         }
@@ -131,11 +132,21 @@ extension BackboneSuite {
                         let step = try #require(trace.first { $0.name == name }, "no \(name) in \(trace)")
                         #expect(step.service == "hearth-assist-orchestrator" && step.parentSpanId == run.spanId, "\(step)")
                     }
+                    // Every event of the run is published under the run, the synthesis text flushed
+                    // after its model call too (not under the model's span, which had ended).
+                    let runPublishes = trace.filter { $0.name == "publish assist.events" }
+                    #expect(runPublishes.count >= 5 && runPublishes.allSatisfy { $0.parentSpanId == run.spanId }, "\(runPublishes)")
                     // Orchestrator → Kafka → projections in both services.
                     let runEventPublishes = Set(trace.filter { $0.name == "publish assist.events" }.map(\.spanId))
                     let projected = trace.filter { $0.name.hasPrefix("project ") && runEventPublishes.contains($0.parentSpanId) }
                     #expect(projected.contains { $0.service == "hearth-assist-orchestrator" && $0.name == "project assist_runs" }, "\(projected)")
-                    #expect(projected.contains { $0.service == "hearth-gateway" }, "\(projected)")
+                    // The gateway's archive keeps every event; a projection that reads none of these
+                    // types (assistant turns, on the same topics) makes no span for them.
+                    #expect(projected.contains { $0.service == "hearth-gateway" && $0.name == "project event_log" }, "\(projected)")
+                    #expect(!trace.contains { $0.name == "project assistant_turns" }, "\(trace.map(\.name))")
+                    // And the run's events reach the stream waiting for them in the gateway.
+                    let delivered = trace.filter { $0.service == "hearth-gateway" && $0.name == "deliver assist.events" }
+                    #expect(!delivered.isEmpty && delivered.allSatisfy { runEventPublishes.contains($0.parentSpanId) }, "\(delivered)")
 
                     // What the request span records identifies the call, never what a user typed.
                     #expect(root.attributes["http.route"] == "/v1/assist/stream")
