@@ -58,7 +58,8 @@ struct AssistAPI: Sendable {
         let recent = RecentRuns()
         let streamer = RunStreamer(
             runs: runs, idleTimeout: settings.streamIdleTimeout, heartbeatInterval: settings.heartbeatInterval, logger: logger)
-        let launcher = RunLauncher(requests: requests, hub: hub, streamer: streamer, quota: quota, recent: recent, streams: streams)
+        let launcher = RunLauncher(
+            requests: requests, keys: host.keys, hub: hub, streamer: streamer, quota: quota, recent: recent, streams: streams)
         return AssistAPI(
             routes: AssistRoutes(
                 launcher: launcher, households: AssistHouseholdReader(client: host.postgres, logger: logger),

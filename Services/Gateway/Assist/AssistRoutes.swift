@@ -55,8 +55,13 @@ struct AssistRoutes: Sendable {
         do {
             household = try await householdRead
         } catch {
-            // No run after all: a unit the quota just counted is given back.
-            if isAdmitted { await quota.release(user, today: today) }
+            // No run after all: a unit the quota just counted is given back, the key made for it
+            // destroyed.
+            if isAdmitted {
+                await quota.release(user, today: today)
+                await runKey
+                await launcher.discardKey(forRun: runId, logger: context.logger)
+            }
             throw error
         }
         if case .exceeded(let used, let limit) = admission {
@@ -68,6 +73,7 @@ struct AssistRoutes: Sendable {
         // Subscribe before publishing: the run's first events may come back within a millisecond.
         guard await waitUntilFollowing() else {
             await quota.release(user, today: today)
+            await launcher.discardKey(forRun: runId, logger: context.logger)
             throw APIError(.serviceUnavailable, code: "not_ready", message: "the gateway is still starting; retry shortly")
         }
         let event = AssistRequested(

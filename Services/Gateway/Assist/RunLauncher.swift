@@ -1,10 +1,12 @@
 import Foundation
 import HearthDomain
 import HearthEvents
+import HearthPrivacy
 import HearthRuntime
 import HearthStore
 import HTTPTypes
 import Hummingbird
+import Logging
 
 /// Starts a run for a route other than a plan (an assistant message, a child's pediatrician
 /// summary): take one of the user's open streams (`HEARTH_STREAMS_PER_USER`, 429 past it), wait
@@ -13,6 +15,9 @@ import Hummingbird
 /// publish the request, and stream the run back as SSE or NDJSON.
 struct RunLauncher: Sendable {
     let requests: EventPublisher
+    /// The runs' data keys: made ahead of the request (`prepareKey`), destroyed when the run
+    /// does not start after all (`discardKey`).
+    let keys: DataKeyRing
     let hub: RunEventHub
     let streamer: RunStreamer
     let quota: MonthlyQuota
@@ -40,7 +45,18 @@ struct RunLauncher: Sendable {
     /// Makes (or loads) the data key of an admitted run ahead of publishing its request, which
     /// seals the goal with it. A failure is left for the publish to meet and report.
     func prepareKey(forRun runId: UUID) async {
-        _ = try? await requests.keys?.sealingKey(for: KeySubject.run(runId))
+        _ = try? await keys.sealingKey(for: KeySubject.run(runId))
+    }
+
+    /// Destroys the key `prepareKey` made for a run that did not start (its household refused,
+    /// its request not published): no key outlives a run that never was. A failure is only
+    /// logged: nothing was sealed with the key.
+    func discardKey(forRun runId: UUID, logger: Logger) async {
+        do {
+            _ = try await keys.destroy(subjects: [KeySubject.run(runId)], because: "run.not_started")
+        } catch {
+            logger.warning("cannot destroy the key of a run that did not start", metadata: ["error": "\(error)"])
+        }
     }
 
     /// The part every run shares once it is admitted (a stream place held, a quota unit taken on
@@ -58,6 +74,7 @@ struct RunLauncher: Sendable {
         } catch {
             subscription.finish()
             await quota.release(user, today: today)
+            await discardKey(forRun: runId, logger: context.logger)
             context.logger.error("cannot publish a run request", metadata: ["type": "\(P.eventType)", "error": "\(error)"])
             throw APIError(.serviceUnavailable, code: "unavailable", message: "runs cannot start right now; retry shortly")
         }

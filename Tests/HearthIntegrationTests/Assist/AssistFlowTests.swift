@@ -1,5 +1,6 @@
 import Foundation
 import HearthDomain
+import PostgresNIO
 import Testing
 
 extension BackboneSuite {
@@ -206,9 +207,18 @@ extension BackboneSuite {
                     #expect(reply.status == 400, "\(body)")
                     #expect(reply.errorField == field, "\(body): \(String(decoding: reply.body, as: UTF8.self))")
                 }
+                let asked = Date().addingTimeInterval(-1)
                 let someoneElses = try await HTTPTestClient.postJSON(
                     url, ["goal": "x", "mode": "meals", "household_id": UUID().uuidString], headers: user.headers)
                 #expect(someoneElses.status == 404)
+                // The run's key, made while the household was read, went with the run that never was.
+                let discarded = try await TestEnvironment.withPostgres { client in
+                    try await client.query(
+                        "SELECT count(*)::int FROM data_keys WHERE subject LIKE 'run:%' AND destroyed_because = 'run.not_started' AND wrapped IS NULL AND created_at >= \(asked)",
+                        logger: TestEnvironment.logger
+                    ).collect().first?.decode(Int.self) ?? 0
+                }
+                #expect(discarded >= 1, "the key of the refused run is still live")
                 let anonymous = try await HTTPTestClient.postJSON(url, ["goal": "x", "mode": "meals"])
                 #expect(anonymous.status == 401)
             }
