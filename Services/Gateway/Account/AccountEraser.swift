@@ -5,6 +5,7 @@ import HearthPrivacy
 import HearthRuntime
 import HearthStore
 import Logging
+import Metrics
 import PostgresNIO
 
 /// Erases the accounts whose deletion grace period is over: destroys the data keys of the user,
@@ -74,11 +75,18 @@ struct AccountEraser: Sendable {
             logger: logger)
         // The feed hears of it first, in its own order: what it took from them becomes tombstones.
         // Its projection finds their activities through their submissions, which `user.erased`
-        // deletes, and reads the two topics as they come: `user.erased` waits until the tombstones
-        // are made. Not in time: this round fails, the user stays due and the next round repeats
-        // it all (every step is idempotent).
+        // deletes, and reads the two topics as they come: when they submitted anything,
+        // `user.erased` waits until the tombstones are made. Not in time: this round stops, the
+        // user stays due and the next round repeats it all (every step is idempotent). A
+        // submission not projected yet needs no tombstone: its words were sealed with the key
+        // just destroyed, so the feed never takes it.
         let tombstones = try await publisher.publish(ActivityAuthorErased(authorId: user), correlationId: "erasure-\(user.uuidString.lowercased())")
-        guard try await waiter.wait(for: tombstones, projections: [GatewayProjection.activities], within: .seconds(30)) else {
+        if try await hasSubmissions(user),
+           !(try await waiter.wait(for: tombstones, projections: [GatewayProjection.activities], within: .seconds(30))) {
+            Counter(label: "hearth_erasures_deferred_total").increment()
+            logger.error("erasure deferred: the activities projection has not applied the author's tombstones", metadata: [
+                "user_id": "\(user.uuidString.lowercased())", "position": "\(tombstones)",
+            ])
             throw ErasureDeferred(reason: "the activities projection has not applied \(tombstones) within 30 s")
         }
         try await client.query("DELETE FROM activity_daily_usage WHERE user_id = \(user)", logger: logger)
@@ -88,6 +96,12 @@ struct AccountEraser: Sendable {
             "user_id": "\(user.uuidString.lowercased())", "keys_destroyed": "\(destroyed)", "runs": "\(runs.count)",
             "households": "\(households.count)",
         ])
+    }
+
+    private func hasSubmissions(_ user: UUID) async throws -> Bool {
+        let rows = try await client.query("SELECT EXISTS (SELECT 1 FROM activity_submissions WHERE author_id = \(user))", logger: logger)
+        for try await exists in rows.decode(Bool.self) { return exists }
+        return false
     }
 }
 

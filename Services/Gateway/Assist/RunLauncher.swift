@@ -48,9 +48,9 @@ struct RunLauncher: Sendable {
         _ = try? await keys.sealingKey(for: KeySubject.run(runId))
     }
 
-    /// Destroys the key `prepareKey` made for a run that did not start (its household refused,
-    /// its request not published): no key outlives a run that never was. A failure is only
-    /// logged: nothing was sealed with the key.
+    /// Destroys the key `prepareKey` made for a run refused before its request was sent (its
+    /// household refused, the follower not ready): no key outlives a run that never was. A
+    /// failure is only logged: nothing was sealed with the key.
     func discardKey(forRun runId: UUID, logger: Logger) async {
         do {
             _ = try await keys.destroy(subjects: [KeySubject.run(runId)], because: "run.not_started")
@@ -74,7 +74,8 @@ struct RunLauncher: Sendable {
         } catch {
             subscription.finish()
             await quota.release(user, today: today)
-            await discardKey(forRun: runId, logger: context.logger)
+            // The key stays: a send that timed out may still have reached Kafka, and the
+            // orchestrator would then open the request with it.
             context.logger.error("cannot publish a run request", metadata: ["type": "\(P.eventType)", "error": "\(error)"])
             throw APIError(.serviceUnavailable, code: "unavailable", message: "runs cannot start right now; retry shortly")
         }

@@ -22,13 +22,6 @@ public enum JSONValue: Codable, Sendable, Equatable, Hashable {
         } else if let value = try? container.decode([JSONValue].self) {
             self = .array(value)
         } else if let value = try? container.decode(Double.self) {
-            // A whole number past 2^53 read as a Double may have become its neighbour: refused,
-            // never passed on changed (only such numbers pay for the second look).
-            if abs(value) >= JSONValue.largestExactInteger, value.rounded() == value,
-               let integer = try? container.decode(Int64.self), Double(exactly: integer) == nil {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "the integer \(integer) is beyond 2^53: a JSON number here is a Double, which cannot hold it exactly")
-            }
             self = .number(value)
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
@@ -43,7 +36,9 @@ public enum JSONValue: Codable, Sendable, Equatable, Hashable {
     static let largestExactInteger = 9_007_199_254_740_992.0
 
     /// `value` as a `.number`'s Double, refused when the Double would be another integer: an
-    /// event must not change a number on its way through an upcaster or the sealer.
+    /// event must not change a number on its way through an upcaster or the sealer. Checked where
+    /// Hearth writes numbers, not where it reads them: a Double of 2^53 or more is written in
+    /// exponent form, whose text no longer says which integer it was.
     static func exactNumber<I: BinaryInteger>(_ value: I, codingPath: [any CodingKey]) throws -> Double {
         guard let number = Double(exactly: value) else {
             throw EncodingError.invalidValue(value, EncodingError.Context(
