@@ -32,9 +32,6 @@ public enum JSONValue: Codable, Sendable, Equatable, Hashable {
         }
     }
 
-    /// 2^53: every whole number up to it, and no odd one beyond, is a Double.
-    static let largestExactInteger = 9_007_199_254_740_992.0
-
     /// `value` as a `.number`'s Double, refused when the Double would be another integer: an
     /// event must not change a number on its way through an upcaster or the sealer. Checked where
     /// Hearth writes numbers, not where it reads them: a Double of 2^53 or more is written in

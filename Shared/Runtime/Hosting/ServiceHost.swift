@@ -158,7 +158,7 @@ public struct ServiceHost: Sendable {
         routes(router)
 
         let services: [any Service] =
-            [ShutdownDeadline(limit: .seconds(settings.shutdownTimeoutSeconds), logger: logger)]
+            [ShutdownDeadline(seconds: settings.shutdownTimeoutSeconds, logger: logger)]
             + (tracingExporter.map { [$0] } ?? [])
             + [producer, MigrationService(client: postgres, migrations: migrations, gate: gate, logger: logger)]
             + runners.map { GatedService(gate: gate, service: $0) }

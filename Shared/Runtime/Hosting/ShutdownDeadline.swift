@@ -4,7 +4,7 @@ import ServiceLifecycle
 import UnixSignals
 
 /// Bounds a graceful shutdown. When SIGTERM or SIGINT arrives, a thread of its own waits
-/// `limit`; if the process is still running then, it logs so and exits with status 1.
+/// `seconds`; if the process is still running then, it logs so and exits with status 1.
 ///
 /// Why: with the broker gone, librdkafka can block a consumer's close (leaving the group) or a
 /// handle's destroy for as long as the broker stays away, and the process then never exits: an
@@ -17,7 +17,7 @@ import UnixSignals
 /// must start when shutdown does, not when everything else has already stopped. The wait runs
 /// on a thread, not a task, so that a blocked cooperative pool cannot delay it.
 struct ShutdownDeadline: Service {
-    let limit: Duration
+    let seconds: Int
     let logger: Logger
 
     func run() async throws {
@@ -33,13 +33,13 @@ struct ShutdownDeadline: Service {
     }
 
     private func arm(after signal: UnixSignal) {
-        let limit = limit
+        let seconds = seconds
         let logger = logger
         let thread = Thread {
-            Thread.sleep(forTimeInterval: Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18)
+            Thread.sleep(forTimeInterval: TimeInterval(seconds))
             logger.critical(
                 "shutdown did not finish in time; exiting",
-                metadata: ["signal": "\(signal)", "limit_s": "\(limit.components.seconds)", "setting": "HEARTH_SHUTDOWN_TIMEOUT_S"])
+                metadata: ["signal": "\(signal)", "limit_s": "\(seconds)", "setting": "HEARTH_SHUTDOWN_TIMEOUT_S"])
             fflush(nil)
             _exit(1)
         }

@@ -121,25 +121,22 @@ public enum EventTracing {
     public static func recordApplied(
         _ messages: [KafkaMessage], projection: String, started: DefaultTracerClock.Instant?, reads: (KafkaMessage) -> Bool
     ) {
-        guard isEnabled, let started else { return }
+        guard isEnabled else { return }
         for message in messages where reads(message) {
-            guard let context = context(of: message),
-                  let span = startSpan("project \(projection)", context: context, ofKind: .consumer, at: started)
-            else { continue }
-            describe(span, message)
-            span.attributes["messaging.batch.message_count"] = messages.count
-            span.end()
+            recordHandled(message, operation: "project \(projection)", started: started, batchSize: messages.count)
         }
     }
 
     /// Records that one traced event was handled between `started` and now (`operation`, say
-    /// "deliver assist.events": a run's event handed to the streams waiting for it): a consumer
-    /// span, child of the span that published it. An event outside any trace records nothing.
-    public static func recordHandled(_ message: KafkaMessage, operation: String, started: DefaultTracerClock.Instant?) {
+    /// "deliver assist.events": a run's event handed to the streams waiting for it), with the
+    /// `batchSize` it was handled in, if any: a consumer span, child of the span that published
+    /// it. An event outside any trace records nothing.
+    public static func recordHandled(_ message: KafkaMessage, operation: String, started: DefaultTracerClock.Instant?, batchSize: Int? = nil) {
         guard isEnabled, let started, let context = context(of: message),
               let span = startSpan(operation, context: context, ofKind: .consumer, at: started)
         else { return }
         describe(span, message)
+        if let batchSize { span.attributes["messaging.batch.message_count"] = batchSize }
         span.end()
     }
 

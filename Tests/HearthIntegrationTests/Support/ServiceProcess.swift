@@ -57,9 +57,7 @@ final class ServiceProcess {
     func stop() async {
         guard process.isRunning else { return }
         process.terminate()
-        let deadline = ContinuousClock.now + .seconds(60)
-        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning {
+        if !(await waitForExit(within: .seconds(60))) {
             Issue.record("\(executable) did not stop within 60 s of SIGTERM; log tail:\n\(logTail())")
             await kill()
         }
@@ -74,8 +72,15 @@ final class ServiceProcess {
 
     var terminationStatus: Int32 { process.terminationStatus }
 
-    private func waitForExit() async {
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+    /// True once the process exited; false when it still runs after `limit` (nil: no limit).
+    @discardableResult
+    private func waitForExit(within limit: Duration? = nil) async -> Bool {
+        let deadline = limit.map { ContinuousClock.now + $0 }
+        while process.isRunning {
+            if let deadline, ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return true
     }
 
     func logTail(lines: Int = 40) -> String {
