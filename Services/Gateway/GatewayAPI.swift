@@ -92,6 +92,9 @@ struct GatewayAPI: Sendable {
             host: host, membership: membership, heartbeat: settings.notificationsHeartbeat, allowPrivateWebhookTargets: settings.webhookPrivateTargets,
             streams: streams, secrets: secrets, sessions: sessions)
         let chatReadModel = ChatReadModel(host: host, logger: logger)
+        // Deletion confirmation codes are derived from the secrets key: without it, only a fresh
+        // sign-in confirms a deletion.
+        let deletionCodes = secrets.map { AccountDeletionCodes(client: host.postgres, codes: AccountDeletionCode(secrets: $0), logger: logger) }
         logger.info("gateway configured", metadata: [
             "jwt_kid": "\(signingKey.keyId)", "rate_limit_per_min": "\(settings.rateLimitPerMinute)",
             "auth_rate_limit_per_min": "\(settings.authRateLimitPerMinute)", "trusted_proxies": "\(settings.trustedProxies.map(\.description).joined(separator: ","))",
@@ -152,11 +155,13 @@ struct GatewayAPI: Sendable {
                 publisher: host.publisher, coaching: CoachingReadModel(client: host.postgres, logger: logger), users: userReadModel,
                 membership: membership, claims: InviteClaims(client: host.postgres, logger: logger), consistency: consistency),
             users: UserRoutes(publisher: host.publisher, users: userReadModel, membership: membership, consistency: consistency),
-            account: AccountRoutes(publisher: host.publisher, users: userReadModel, grace: settings.accountDeletionGrace, client: host.postgres),
+            account: AccountRoutes(
+                publisher: host.publisher, users: userReadModel, grace: settings.accountDeletionGrace, client: host.postgres, codes: deletionCodes),
             eraser: AccountEraser(
                 client: host.postgres, keys: host.keys, sessions: sessions, publisher: host.publisher, waiter: consistency.waiter, logger: logger)
                 .service(every: settings.erasureCheckInterval),
-            sweeper: SpentCredentialSweeper(sessions: sessions, webhookSecrets: notifications.routes.webhookSecrets, logger: logger)
+            sweeper: SpentCredentialSweeper(
+                sessions: sessions, webhookSecrets: notifications.routes.webhookSecrets, deletionCodes: deletionCodes, logger: logger)
                 .service(every: .seconds(600)),
             exports: ExportRoutes(publisher: host.publisher, client: host.postgres, consistency: consistency, logger: logger),
             exportWorker: ExportWorker(client: host.postgres, logger: logger).service(every: .seconds(1)),

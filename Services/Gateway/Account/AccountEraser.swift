@@ -69,6 +69,7 @@ struct AccountEraser: Sendable {
         try await GoogleCredentialStore(client: client, logger: logger).delete(userId: user)
         try await sessions.forget(user)
         try await client.query("DELETE FROM webhook_secrets WHERE user_id = \(user)", logger: logger)
+        try await client.query("DELETE FROM account_deletion_codes WHERE user_id = \(user)", logger: logger)
         // Built exports are plaintext copies: they go with the keys.
         try await client.query(
             "DELETE FROM export_archives WHERE user_id = \(user) OR export_id IN (SELECT export_id FROM export_requests WHERE household_id = ANY(\(households)))",

@@ -1,6 +1,7 @@
 import Foundation
 import HearthEvents
 import HearthGoogle
+import HearthPrivacy
 import HearthRuntime
 import HearthStore
 import Hummingbird
@@ -20,9 +21,31 @@ struct AccountDeletionStatus: ResponseEncodable {
     }
 }
 
-/// `DELETE /v1/me` (with a sign-in of the last ten minutes) schedules the account's erasure after
-/// the grace period (`HEARTH_ACCOUNT_DELETION_GRACE_DAYS`) and ends its sessions at once;
-/// `POST /v1/me/restore`, within the grace period, keeps the account.
+/// What `POST /v1/me/deletion-code` answers: the code is on its way to the user's devices.
+struct DeletionCodeSent: ResponseEncodable {
+    let status: String
+    let expiresAt: Date
+    /// The devices it is pushed to.
+    let devices: Int
+    let position: String
+
+    enum CodingKeys: String, CodingKey {
+        case status
+        case expiresAt = "expires_at"
+        case devices, position
+    }
+}
+
+/// `DELETE /v1/me`'s optional body: the code pushed by `POST /v1/me/deletion-code`, which stands
+/// in for a fresh sign-in.
+struct AccountDeletionRequestBody: Decodable {
+    let code: String?
+}
+
+/// `DELETE /v1/me` (confirmed by a sign-in of the last ten minutes, or by a code pushed to the
+/// user's devices) schedules the account's erasure after the grace period
+/// (`HEARTH_ACCOUNT_DELETION_GRACE_DAYS`) and ends its sessions at once; `POST /v1/me/restore`,
+/// within the grace period, keeps the account.
 struct AccountRoutes: Sendable {
     /// How recent the sign-in behind a deletion must be: a token left on a lost phone cannot
     /// delete the account.
@@ -34,21 +57,31 @@ struct AccountRoutes: Sendable {
     let users: UserReadModel
     let grace: TimeInterval
     let client: PostgresClient
+    /// Nil without `HEARTH_SECRETS_KEY`: then only a fresh sign-in confirms a deletion.
+    let codes: AccountDeletionCodes?
 
     func register(on routes: some RouterMethods<HearthRequestContext>) {
         routes.delete("me") { request, context in
             EditedResponse(status: .accepted, response: try await delete(request, context: context))
         }
         routes.post("me/restore") { request, context in try await restore(request, context: context) }
+        routes.post("me/deletion-code") { request, context in
+            EditedResponse(status: .accepted, response: try await sendDeletionCode(request, context: context))
+        }
     }
 
     func delete(_ request: Request, context: HearthRequestContext) async throws -> AccountDeletionStatus {
         let user = try context.authenticatedUser()
         let now = Date()
-        guard let signedIn = context.signedInAt, now.timeIntervalSince(signedIn) <= Self.freshSignIn else {
-            throw APIError(
-                .forbidden, code: "reauthentication_required",
-                message: "deleting the account needs a sign-in of the last 10 minutes: sign in again, then retry with the new token")
+        let body = try await JSONRequestBody.decodeIfPresent(AccountDeletionRequestBody.self, from: request, context: context)
+        if let code = body?.code {
+            try await confirm(code: code, user: user, now: now)
+        } else {
+            guard let signedIn = context.signedInAt, now.timeIntervalSince(signedIn) <= Self.freshSignIn else {
+                throw APIError(
+                    .forbidden, code: "reauthentication_required",
+                    message: "deleting the account needs a sign-in of the last 10 minutes, or the code POST /v1/me/deletion-code pushes to your devices (as {\"code\": \"123456\"})")
+            }
         }
         if let pending = try await users.deletion(of: user), pending.erasedAt == nil, let eraseAfter = pending.eraseAfter {
             return AccountDeletionStatus(status: "deletion_scheduled", eraseAfter: eraseAfter, position: nil)
@@ -58,8 +91,66 @@ struct AccountRoutes: Sendable {
         // The Google refresh token goes at once (calendar-sync drops the link on the event): no
         // sync may run for an account being deleted.
         try await GoogleCredentialStore(client: client, logger: context.logger).delete(userId: user)
-        context.logger.notice("account deletion requested", metadata: ["erase_after": "\(event.eraseAfter)"])
+        context.logger.notice("account deletion requested", metadata: [
+            "erase_after": "\(event.eraseAfter)", "confirmed_by": "\(body?.code == nil ? "sign_in" : "code")",
+        ])
         return AccountDeletionStatus(status: "deletion_scheduled", eraseAfter: event.eraseAfter, position: position.description)
+    }
+
+    /// Throws unless `code` is the user's live deletion code (which it then spends).
+    private func confirm(code: String, user: UUID, now: Date) async throws {
+        guard AccountDeletionCode.isWellFormed(code) else {
+            throw APIError.invalid("code", "code must be the 6 digits of the code pushed to your devices")
+        }
+        guard let codes else {
+            throw APIError(
+                .serviceUnavailable, code: "deletion_codes_unavailable",
+                message: "this server cannot issue deletion codes (no HEARTH_SECRETS_KEY): sign in again, then retry without a code", field: "code")
+        }
+        switch try await codes.redeem(code, for: user, now: now) {
+        case .accepted:
+            return
+        case .wrong(let remaining):
+            throw APIError(
+                .forbidden, code: "deletion_code_invalid",
+                message: remaining > 0 ? "the code is wrong; \(remaining) more tries" : "the code is wrong, and now spent: ask for a new one",
+                field: "code")
+        case .noCode:
+            throw APIError(
+                .forbidden, code: "deletion_code_expired",
+                message: "no deletion code is waiting (codes last 10 minutes and are spent by use, a newer code or 5 wrong tries): POST /v1/me/deletion-code sends a new one",
+                field: "code")
+        }
+    }
+
+    /// `POST /v1/me/deletion-code`: issues a code and has the notifier push it to the user's
+    /// devices (only there: never the inbox or a webhook, which the same token could read).
+    func sendDeletionCode(_ request: Request, context: HearthRequestContext) async throws -> DeletionCodeSent {
+        let user = try context.authenticatedUser()
+        guard let codes else {
+            throw APIError(
+                .serviceUnavailable, code: "deletion_codes_unavailable",
+                message: "this server cannot issue deletion codes (no HEARTH_SECRETS_KEY): sign in again to confirm a deletion")
+        }
+        var devices = 0
+        for try await count in try await client.query(
+            "SELECT count(*)::int FROM notification_devices WHERE user_id = \(user) AND active", logger: context.logger
+        ).decode(Int.self) { devices = count }
+        guard devices > 0 else {
+            throw APIError(
+                .conflict, code: "no_device",
+                message: "a deletion code is pushed to your devices and this account has none registered (POST /v1/devices): sign in again instead")
+        }
+        guard let (codeId, expiresAt) = try await codes.issue(for: user) else {
+            throw APIError(
+                .tooManyRequests, code: "too_many_deletion_codes",
+                message: "at most \(AccountDeletionCodes.issueLimit) deletion codes an hour; use the last one, or sign in again instead",
+                headers: [.retryAfter: "3600"])
+        }
+        let position = try await publisher.publish(
+            UserDeletionCodeIssued(userId: user, codeId: codeId, expiresAt: expiresAt), correlationId: context.correlationId)
+        context.logger.notice("account deletion code issued", metadata: ["code_id": "\(codeId.uuidString.lowercased())"])
+        return DeletionCodeSent(status: "code_sent", expiresAt: expiresAt, devices: devices, position: position.description)
     }
 
     func restore(_ request: Request, context: HearthRequestContext) async throws -> AccountDeletionStatus {

@@ -52,10 +52,11 @@ struct DeliveryChannels: Sendable {
     let webhooks: WebhookClient
     let logger: Logger
 
-    /// The reminder's channels (or all), less those the user turned off, expanded to targets.
+    /// The reminder's channels (or all), less those the user turned off, expanded to targets. An
+    /// account deletion code the user asked for goes to their devices whatever their settings.
     func targets(for reminder: ReminderRecord, user: UserDeliveryContext) -> [DeliveryTarget] {
         let requested = reminder.channels ?? Self.all
-        let enabled = Set(user.channels ?? Self.all)
+        let enabled = reminder.source == DeletionCodePushPlanner.source ? Set(Self.all) : Set(user.channels ?? Self.all)
         var targets: [DeliveryTarget] = []
         for channel in Self.all where requested.contains(channel) && enabled.contains(channel) {
             switch channel {
@@ -100,7 +101,7 @@ struct DeliveryChannels: Sendable {
             // shows nothing, so it need not wake the device at once: priority 5.
             let push = APNsPush(
                 deviceToken: device.token, environment: device.environment, topic: apnsTopic, pushType: "alert",
-                priority: reminder.silent ? 5 : 10, expiration: now.addingTimeInterval(24 * 3600),
+                priority: reminder.silent ? 5 : 10, expiration: min(now.addingTimeInterval(24 * 3600), reminder.expiresAt ?? .distantFuture),
                 collapseId: reminder.reminderId.uuidString.lowercased(), apnsId: notificationId, payload: body)
             switch await apns.send(push) {
             case .delivered: return .delivered

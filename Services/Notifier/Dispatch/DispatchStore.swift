@@ -36,6 +36,8 @@ struct ReminderRecord: Sendable {
     /// Only the badge, nothing shown: set by the dispatcher for the wellbeing space's pushes from
     /// the user's settings when it sends.
     var silent: Bool = false
+    /// After this it is not sent (an account deletion code's expiry).
+    var expiresAt: Date? = nil
 }
 
 /// Where and when one user's notifications may go.
@@ -178,15 +180,15 @@ struct DispatchStore: Sendable {
     func reminder(_ id: UUID) async throws -> ReminderRecord? {
         let rows = try await client.query(
             """
-            SELECT reminder_id, user_id, household_id, title, body, due_at, urgent, channels, status, source, member_id, chat_id
+            SELECT reminder_id, user_id, household_id, title, body, due_at, urgent, channels, status, source, member_id, chat_id, expires_at
             FROM reminders WHERE reminder_id = \(id)
             """, logger: logger)
-        for try await (reminderId, userId, householdId, title, body, dueAt, urgent, channels, status, source, memberId, chatId)
-            in rows.decode((UUID, UUID, UUID?, String, String?, Date, Bool, [String]?, String, String, UUID?, UUID?).self)
+        for try await (reminderId, userId, householdId, title, body, dueAt, urgent, channels, status, source, memberId, chatId, expiresAt)
+            in rows.decode((UUID, UUID, UUID?, String, String?, Date, Bool, [String]?, String, String, UUID?, UUID?, Date?).self)
         {
             return ReminderRecord(
                 reminderId: reminderId, userId: userId, householdId: householdId, title: title, body: body, dueAt: dueAt,
-                urgent: urgent, channels: channels, status: status, source: source, memberId: memberId, chatId: chatId)
+                urgent: urgent, channels: channels, status: status, source: source, memberId: memberId, chatId: chatId, expiresAt: expiresAt)
         }
         return nil
     }

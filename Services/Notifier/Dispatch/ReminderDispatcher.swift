@@ -1,6 +1,7 @@
 import Foundation
 import HearthDomain
 import HearthEvents
+import HearthPrivacy
 import HearthStore
 import Logging
 import Metrics
@@ -90,6 +91,21 @@ struct ReminderDispatcher: Service {
                 try await store.finishClaim(claim, state: "cancelled")
                 return
             }
+            if let expiresAt = reminder.expiresAt, expiresAt <= Date() {
+                logger.info("reminder expired before it could be sent", metadata: ["reminder_id": "\(key)", "source": "\(reminder.source)"])
+                try await store.finishClaim(claim, state: "cancelled")
+                return
+            }
+            if reminder.source == DeletionCodePushPlanner.source {
+                // The digits exist only here, on their way to the device.
+                guard let secrets = settings.secrets else {
+                    logger.error("an account deletion code cannot be derived without HEARTH_SECRETS_KEY", metadata: ["reminder_id": "\(key)"])
+                    try await store.finishClaim(claim, state: "cancelled")
+                    return
+                }
+                let code = AccountDeletionCode(secrets: secrets).code(codeId: reminder.reminderId, user: reminder.userId)
+                reminder.body = AccountDeletionCode.message(code: code)
+            }
             let user = try await store.userContext(reminder.userId)
             let now = Date()
             let latenessMs: Int64
@@ -156,6 +172,9 @@ struct ReminderDispatcher: Service {
         var logged = reminder
         if reminder.source == ChatPushPlanner.source {
             logged.title = ChatPushPlanner.loggedTitle
+            logged.body = nil
+        } else if reminder.source == DeletionCodePushPlanner.source {
+            logged.title = DeletionCodePushPlanner.loggedTitle
             logged.body = nil
         }
         var record = DeliveryAttempt(

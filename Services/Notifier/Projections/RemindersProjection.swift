@@ -9,7 +9,8 @@ import PostgresNIO
 /// `chore.scheduled` (chores topic), and the reminders baby tracking plans (tracking topic, with
 /// the children's names from the households topic: `TrackingReminderPlanner`), and the wellbeing
 /// space's silent pushes within the user's delivery window (wellbeing topic: `WellbeingPushPlanner`),
-/// and a push per chat for new messages (chats topic: `ChatPushPlanner`). One row per reminder id; a chore occurrence's reminder has
+/// and a push per chat for new messages (chats topic: `ChatPushPlanner`), and the push of an account
+/// deletion code (users topic: `DeletionCodePushPlanner`). One row per reminder id; a chore occurrence's reminder has
 /// the occurrence's id, so a rescheduled occurrence moves its reminder instead of adding one.
 ///
 /// The dispatcher reads this table and keeps its own state beside it (`reminder_dispatch`): a
@@ -29,9 +30,11 @@ public struct RemindersProjection: Projection {
         ReminderRequested.eventType, ReminderCancelled.eventType, ChoreScheduled.eventType,
         UserDeletionRequested.eventType, UserErased.eventType, UserLeftHousehold.eventType,
     ]).union(TrackingReminderPlanner.eventTypes).union(WellbeingPushPlanner.eventTypes).union(ChatPushPlanner.eventTypes)
+        .union(DeletionCodePushPlanner.eventTypes)
     private let tracking = TrackingReminderPlanner()
     private let wellbeing = WellbeingPushPlanner()
     private let chats = ChatPushPlanner()
+    private let deletionCodes = DeletionCodePushPlanner()
 
     public init() {}
 
@@ -100,6 +103,7 @@ public struct RemindersProjection: Projection {
             default:
                 if try await wellbeing.apply(event, on: connection, logger: logger) { continue }
                 if try await chats.apply(event, on: connection, logger: logger) { continue }
+                if try await deletionCodes.apply(event, on: connection, logger: logger) { continue }
                 _ = try await tracking.apply(event, on: connection, logger: logger)
             }
         }

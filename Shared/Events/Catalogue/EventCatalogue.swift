@@ -215,6 +215,7 @@ extension EventCatalogue {
             UserHouseholdRoleChanged.self,
             UserDeletionRequested.self,
             UserDeletionCancelled.self,
+            UserDeletionCodeIssued.self,
             UserErased.self,
             UserExportRequested.self,
             UserConsentsUpdated.self,

@@ -310,6 +310,35 @@ public struct UserDeletionCancelled: EventPayload {
     }
 }
 
+/// `user.deletion_code_issued` v1: the user asked for a code to confirm their account's deletion
+/// (`POST /v1/me/deletion-code`); the notifier pushes it to their devices. The event names the
+/// code, never its digits: both ends derive them from the id (`AccountDeletionCode`).
+public struct UserDeletionCodeIssued: EventPayload {
+    public static let eventType = "user.deletion_code_issued"
+    public static let version = 1
+    public static let topic = Topic.users
+    public static let privacy = PayloadPrivacy.nothingPersonal(["user_id", "code_id", "expires_at"])
+
+    public var userId: UUID
+    public var codeId: UUID
+    /// After this the code is refused, and a push not yet sent is not sent.
+    public var expiresAt: Date
+
+    public var aggregateKey: String { userId.uuidString.lowercased() }
+
+    enum CodingKeys: String, CodingKey {
+        case userId = "user_id"
+        case codeId = "code_id"
+        case expiresAt = "expires_at"
+    }
+
+    public init(userId: UUID, codeId: UUID, expiresAt: Date) {
+        self.userId = userId
+        self.codeId = codeId
+        self.expiresAt = expiresAt
+    }
+}
+
 /// `user.erased` v1: the user's data key (and those of their runs, and of the households they
 /// were the only adult of) has been destroyed. Every read model forgets them: their rows are
 /// removed, the messages they sent in shared chats stay as a "deleted user"'s, and the households
