@@ -2,7 +2,7 @@ import Crypto
 import Foundation
 
 /// The confirmation code that lets `DELETE /v1/me` through without a fresh sign-in: six digits
-/// pushed to the user's devices, good for ten minutes and a few tries.
+/// pushed to the user's devices registered for a day or more, good for ten minutes and a few tries.
 ///
 /// The code is never stored nor carried: the gateway and the notifier each derive it from the
 /// code's id and its user with a key both hold (derived from `HEARTH_SECRETS_KEY`), so the event
@@ -13,6 +13,14 @@ public struct AccountDeletionCode: Sendable {
     /// Wrong codes a code takes before it is spent.
     public static let attemptLimit = 5
     public static let digits = 6
+    /// How long a device must have been registered to receive a code: a stolen token could
+    /// register a phone of its own, and receive the code there, were new devices trusted.
+    public static let deviceSettling: TimeInterval = 86_400
+
+    /// Whether a device registered at `registeredAt` may receive a code asked for at `codeAskedAt`.
+    public static func trustedDevice(registeredAt: Date, codeAskedAt: Date) -> Bool {
+        registeredAt <= codeAskedAt.addingTimeInterval(-deviceSettling)
+    }
 
     let key: SymmetricKey
 

@@ -5,12 +5,23 @@ import Logging
 import PostgresNIO
 
 /// The gateway's side of deletion confirmation codes (`account_deletion_codes`): issuing one
-/// (at most `issueLimit` an hour, each spending the ones before it) and redeeming the newest
+/// (at most `issueLimit` an hour and none after `dailyWrongTries` wrong tries in a day, each
+/// spending the ones before it) and redeeming the newest
 /// with `AccountDeletionCode`'s digits. The table holds no digits, only what makes a code
 /// usable: its user, its expiry, its wrong tries and whether it is spent.
 struct AccountDeletionCodes: Sendable {
     /// Codes a user may ask for in an hour: each is a push to every device they have.
     static let issueLimit = 5
+    /// Wrong tries a user may make in a day, across codes: with the hourly limit, guessing six
+    /// digits stays a one-in-a-hundred-thousand chance a day.
+    static let dailyWrongTries = 10
+
+    /// What asking for a code came to.
+    enum Issue: Equatable, Sendable {
+        case issued(codeId: UUID, expiresAt: Date)
+        case hourlyLimit
+        case tooManyWrongTries
+    }
 
     /// What a redemption came to.
     enum Redemption: Equatable, Sendable {
@@ -25,18 +36,24 @@ struct AccountDeletionCodes: Sendable {
     let codes: AccountDeletionCode
     let logger: Logger
 
-    /// A new code for `user`, unless they asked for `issueLimit` in the last hour (then nil).
-    /// Codes issued before it stop working: only the one of the newest push counts.
-    func issue(for user: UUID, now: Date = Date()) async throws -> (codeId: UUID, expiresAt: Date)? {
+    /// A new code for `user`, unless they asked for `issueLimit` in the last hour or made
+    /// `dailyWrongTries` wrong tries in the last day. Codes issued before it stop working: only
+    /// the one of the newest push counts.
+    func issue(for user: UUID, now: Date = Date()) async throws -> Issue {
         let codeId = UUID()
         let expiresAt = now.addingTimeInterval(AccountDeletionCode.lifetime)
-        return try await client.withTransaction(logger: logger) { connection -> (UUID, Date)? in
-            // Serialises one user's issues, so two at once cannot both pass the limit.
+        return try await client.withTransaction(logger: logger) { connection -> Issue in
+            // Serialises one user's issues, so two at once cannot both pass the limits.
             try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\("deletion-code:\(user)"), 0))", logger: logger)
             let recent = try await connection.query(
-                "SELECT count(*)::int FROM account_deletion_codes WHERE user_id = \(user) AND issued_at > \(now.addingTimeInterval(-3600))",
-                logger: logger)
-            for try await count in recent.decode(Int.self) where count >= Self.issueLimit { return nil }
+                """
+                SELECT count(*) FILTER (WHERE issued_at > \(now.addingTimeInterval(-3600)))::int, coalesce(sum(failed_attempts), 0)::int
+                FROM account_deletion_codes WHERE user_id = \(user) AND issued_at > \(now.addingTimeInterval(-86_400))
+                """, logger: logger)
+            var (issuedThisHour, wrongToday) = (0, 0)
+            for try await (issued, wrong) in recent.decode((Int, Int).self) { (issuedThisHour, wrongToday) = (issued, wrong) }
+            if wrongToday >= Self.dailyWrongTries { return .tooManyWrongTries }
+            if issuedThisHour >= Self.issueLimit { return .hourlyLimit }
             try await connection.query(
                 """
                 UPDATE account_deletion_codes SET spent_at = \(now), spent_because = 'superseded'
@@ -47,7 +64,7 @@ struct AccountDeletionCodes: Sendable {
                 INSERT INTO account_deletion_codes (code_id, user_id, issued_at, expires_at)
                 VALUES (\(codeId), \(user), \(now), \(expiresAt))
                 """, logger: logger)
-            return (codeId, expiresAt)
+            return .issued(codeId: codeId, expiresAt: expiresAt)
         }
     }
 

@@ -74,6 +74,14 @@ struct AccountRoutes: Sendable {
         let user = try context.authenticatedUser()
         let now = Date()
         let body = try await JSONRequestBody.decodeIfPresent(AccountDeletionRequestBody.self, from: request, context: context)
+        if let code = body?.code, !AccountDeletionCode.isWellFormed(code) {
+            throw APIError.invalid("code", "code must be the 6 digits of the code pushed to your devices")
+        }
+        // Asked again: the pending deletion stands, and a code sent along is not spent on it (the
+        // sessions of before the deletion ended with it, so only a new sign-in gets here).
+        if let pending = try await users.deletion(of: user), pending.erasedAt == nil, let eraseAfter = pending.eraseAfter {
+            return AccountDeletionStatus(status: "deletion_scheduled", eraseAfter: eraseAfter, position: nil)
+        }
         if let code = body?.code {
             try await confirm(code: code, user: user, now: now)
         } else {
@@ -82,9 +90,6 @@ struct AccountRoutes: Sendable {
                     .forbidden, code: "reauthentication_required",
                     message: "deleting the account needs a sign-in of the last 10 minutes, or the code POST /v1/me/deletion-code pushes to your devices (as {\"code\": \"123456\"})")
             }
-        }
-        if let pending = try await users.deletion(of: user), pending.erasedAt == nil, let eraseAfter = pending.eraseAfter {
-            return AccountDeletionStatus(status: "deletion_scheduled", eraseAfter: eraseAfter, position: nil)
         }
         let event = UserDeletionRequested(userId: user, requestedAt: now, eraseAfter: now.addingTimeInterval(grace))
         let position = try await publisher.publish(event, correlationId: context.correlationId)
@@ -99,9 +104,6 @@ struct AccountRoutes: Sendable {
 
     /// Throws unless `code` is the user's live deletion code (which it then spends).
     private func confirm(code: String, user: UUID, now: Date) async throws {
-        guard AccountDeletionCode.isWellFormed(code) else {
-            throw APIError.invalid("code", "code must be the 6 digits of the code pushed to your devices")
-        }
         guard let codes else {
             throw APIError(
                 .serviceUnavailable, code: "deletion_codes_unavailable",
@@ -124,7 +126,8 @@ struct AccountRoutes: Sendable {
     }
 
     /// `POST /v1/me/deletion-code`: issues a code and has the notifier push it to the user's
-    /// devices (only there: never the inbox or a webhook, which the same token could read).
+    /// devices registered a day or more ago (only there: never the inbox or a webhook, which the
+    /// same token could read, nor a device the same token could have just registered).
     func sendDeletionCode(_ request: Request, context: HearthRequestContext) async throws -> DeletionCodeSent {
         let user = try context.authenticatedUser()
         guard let codes else {
@@ -132,20 +135,33 @@ struct AccountRoutes: Sendable {
                 .serviceUnavailable, code: "deletion_codes_unavailable",
                 message: "this server cannot issue deletion codes (no HEARTH_SECRETS_KEY): sign in again to confirm a deletion")
         }
+        let now = Date()
         var devices = 0
         for try await count in try await client.query(
-            "SELECT count(*)::int FROM notification_devices WHERE user_id = \(user) AND active", logger: context.logger
+            """
+            SELECT count(*)::int FROM notification_devices
+            WHERE user_id = \(user) AND active AND registered_at <= \(now.addingTimeInterval(-AccountDeletionCode.deviceSettling))
+            """, logger: context.logger
         ).decode(Int.self) { devices = count }
         guard devices > 0 else {
             throw APIError(
-                .conflict, code: "no_device",
-                message: "a deletion code is pushed to your devices and this account has none registered (POST /v1/devices): sign in again instead")
+                .conflict, code: "no_trusted_device",
+                message: "a deletion code is pushed only to devices registered with this account a day ago or more, and it has none: sign in again instead")
         }
-        guard let (codeId, expiresAt) = try await codes.issue(for: user) else {
+        let codeId: UUID
+        let expiresAt: Date
+        switch try await codes.issue(for: user, now: now) {
+        case .issued(let id, let expiry):
+            (codeId, expiresAt) = (id, expiry)
+        case .hourlyLimit:
             throw APIError(
                 .tooManyRequests, code: "too_many_deletion_codes",
                 message: "at most \(AccountDeletionCodes.issueLimit) deletion codes an hour; use the last one, or sign in again instead",
                 headers: [.retryAfter: "3600"])
+        case .tooManyWrongTries:
+            throw APIError(
+                .tooManyRequests, code: "too_many_deletion_codes",
+                message: "too many wrong deletion codes today: sign in again to delete the account", headers: [.retryAfter: "86400"])
         }
         let position = try await publisher.publish(
             UserDeletionCodeIssued(userId: user, codeId: codeId, expiresAt: expiresAt), correlationId: context.correlationId)

@@ -1,5 +1,6 @@
 import Foundation
 import HearthEvents
+import HearthPrivacy
 import Logging
 
 /// One place a reminder goes: a device, a webhook, or the user's inbox.
@@ -53,15 +54,20 @@ struct DeliveryChannels: Sendable {
     let logger: Logger
 
     /// The reminder's channels (or all), less those the user turned off, expanded to targets. An
-    /// account deletion code the user asked for goes to their devices whatever their settings.
+    /// account deletion code the user asked for goes to their devices whatever their settings, but
+    /// only to those registered a day before it was asked for (`AccountDeletionCode.trustedDevice`).
     func targets(for reminder: ReminderRecord, user: UserDeliveryContext) -> [DeliveryTarget] {
         let requested = reminder.channels ?? Self.all
-        let enabled = reminder.source == DeletionCodePushPlanner.source ? Set(Self.all) : Set(user.channels ?? Self.all)
+        let isDeletionCode = reminder.source == DeletionCodePushPlanner.source
+        let enabled = isDeletionCode ? Set(Self.all) : Set(user.channels ?? Self.all)
         var targets: [DeliveryTarget] = []
         for channel in Self.all where requested.contains(channel) && enabled.contains(channel) {
             switch channel {
             case "apns" where apns != nil:
-                targets += user.devices.map(DeliveryTarget.device)
+                let devices = isDeletionCode
+                    ? user.devices.filter { AccountDeletionCode.trustedDevice(registeredAt: $0.registeredAt, codeAskedAt: reminder.dueAt) }
+                    : user.devices
+                targets += devices.map(DeliveryTarget.device)
             case "webhook":
                 targets += user.webhooks.filter { $0.events.isEmpty || $0.events.contains("reminder") }.map(DeliveryTarget.webhook)
             case "inbox":
@@ -102,7 +108,7 @@ struct DeliveryChannels: Sendable {
             let push = APNsPush(
                 deviceToken: device.token, environment: device.environment, topic: apnsTopic, pushType: "alert",
                 priority: reminder.silent ? 5 : 10, expiration: min(now.addingTimeInterval(24 * 3600), reminder.expiresAt ?? .distantFuture),
-                collapseId: reminder.reminderId.uuidString.lowercased(), apnsId: notificationId, payload: body)
+                collapseId: Self.collapseId(of: reminder), apnsId: notificationId, payload: body)
             switch await apns.send(push) {
             case .delivered: return .delivered
             case .deviceGone(let reason): return .deviceGone(reason)
@@ -128,6 +134,12 @@ struct DeliveryChannels: Sendable {
             case .refused(let reason): return .failed(reason)
             }
         }
+    }
+
+    /// What a newer push replaces on the device: the reminder's earlier push; any earlier deletion
+    /// code (only the newest works).
+    static func collapseId(of reminder: ReminderRecord) -> String {
+        reminder.source == DeletionCodePushPlanner.source ? "account-deletion-code" : reminder.reminderId.uuidString.lowercased()
     }
 
     /// The app's category for a reminder: the allergen check-in offers "All fine" and "Report a

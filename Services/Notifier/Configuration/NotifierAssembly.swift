@@ -43,7 +43,7 @@ struct NotifierAssembly {
         if let secrets = settings.secrets {
             services.append(LegacyWebhookSecrets(client: host.postgres, secrets: secrets, logger: logger).service(every: .seconds(3600)))
         } else {
-            logger.warning("HEARTH_SECRETS_KEY is not set: webhook secrets cannot be opened, so webhooks are not delivered")
+            logger.warning("HEARTH_SECRETS_KEY is not set: webhook secrets cannot be opened, so webhooks are not delivered, nor account deletion codes")
         }
         return NotifierAssembly(services: services)
     }

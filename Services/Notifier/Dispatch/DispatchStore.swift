@@ -45,6 +45,8 @@ struct UserDeliveryContext: Sendable {
     struct Device: Sendable {
         var token: String
         var environment: String
+        /// When its current registration began.
+        var registeredAt: Date
     }
     struct Webhook: Sendable {
         var webhookId: UUID
@@ -256,9 +258,9 @@ struct DispatchStore: Sendable {
             context.channels = channels
         }
         let devices = try await client.query(
-            "SELECT token, environment FROM notification_devices WHERE user_id = \(userId) AND active ORDER BY token", logger: logger)
-        for try await (token, environment) in devices.decode((String, String).self) {
-            context.devices.append(.init(token: token, environment: environment))
+            "SELECT token, environment, registered_at FROM notification_devices WHERE user_id = \(userId) AND active ORDER BY token", logger: logger)
+        for try await (token, environment, registeredAt) in devices.decode((String, String, Date).self) {
+            context.devices.append(.init(token: token, environment: environment, registeredAt: registeredAt))
         }
         // A webhook this notifier disabled is skipped before the projection has caught up.
         let webhooks = try await client.query(

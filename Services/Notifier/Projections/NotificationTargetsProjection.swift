@@ -42,13 +42,15 @@ public struct NotificationTargetsProjection: Projection {
             case let device as DeviceRegistered:
                 // A token belongs to one installation, and stays with the user who registered it
                 // until they remove it or APNs reports it invalid: only then may another take it.
+                // Registering it again while active keeps when its registration began.
                 try await connection.query(
                     """
-                    INSERT INTO notification_devices (token, user_id, platform, environment, active, removed_reason, updated_at)
-                    VALUES (\(device.token), \(device.userId), \(device.platform), \(device.environment), true, NULL, \(occurredAt))
+                    INSERT INTO notification_devices (token, user_id, platform, environment, active, removed_reason, updated_at, registered_at)
+                    VALUES (\(device.token), \(device.userId), \(device.platform), \(device.environment), true, NULL, \(occurredAt), \(occurredAt))
                     ON CONFLICT (token) DO UPDATE SET
                         user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, environment = EXCLUDED.environment,
-                        active = true, removed_reason = NULL, updated_at = EXCLUDED.updated_at
+                        active = true, removed_reason = NULL, updated_at = EXCLUDED.updated_at,
+                        registered_at = CASE WHEN notification_devices.active THEN notification_devices.registered_at ELSE EXCLUDED.registered_at END
                     WHERE notification_devices.user_id = EXCLUDED.user_id OR NOT notification_devices.active
                     """, logger: logger)
             case let removed as DeviceRemoved:
