@@ -115,7 +115,7 @@ struct AccountRoutes: Sendable {
         case .wrong(let remaining):
             throw APIError(
                 .forbidden, code: "deletion_code_invalid",
-                message: remaining > 0 ? "the code is wrong; \(remaining) more tries" : "the code is wrong, and now spent: ask for a new one",
+                message: remaining > 0 ? "the code is wrong; \(remaining) more \(remaining == 1 ? "try" : "tries")" : "the code is wrong, and now spent: ask for a new one",
                 field: "code")
         case .noCode:
             throw APIError(

@@ -76,6 +76,8 @@ extension BackboneSuite {
                     try await HTTPTestClient.send(
                         "DELETE", url("v1/me"), body: try JSONSerialization.data(withJSONObject: ["code": code]), headers: stale.headers)
                 }
+                /// The code ids of the pushes so far (the reminder id of a code's push is the code's id).
+                var pushedCodeIds: [UUID] = []
                 /// Asks for a code and answers the digits of the push that brought it.
                 func requestCode() async throws -> String {
                     let before = stack.pushes(to: device).count
@@ -89,11 +91,24 @@ extension BackboneSuite {
                     let alert = try #require((payload["aps"] as? [String: Any])?["alert"] as? [String: Any])
                     let text = try #require(alert["body"] as? String)
                     let digits = try #require(text.firstMatch(of: /\b[0-9]{6}\b/), "\(text)")
+                    // Every code has one collapse id: a newer code's push replaces the older on the device.
+                    #expect(push.header("apns-collapse-id") == "account-deletion-code")
+                    pushedCodeIds.append(try #require((payload["reminder_id"] as? String).flatMap(UUID.init(uuidString:))))
                     return String(digits.output)
+                }
+                @Sendable func pushStatus(_ codeId: UUID) async throws -> String? {
+                    try await TestEnvironment.withPostgres { client in
+                        try await client.query("SELECT status FROM reminders WHERE reminder_id = \(codeId)", logger: TestEnvironment.logger)
+                            .collect().first?.decode(String.self)
+                    }
                 }
 
                 let first = try await requestCode()
                 let second = try await requestCode()
+                let (firstId, secondId) = (pushedCodeIds[0], pushedCodeIds[1])
+                #expect(try await KafkaTestEnvironment.eventually { try await pushStatus(firstId) == "cancelled" },
+                        "a newer code cancels the older one's push, should it still be waiting")
+                #expect(try await pushStatus(secondId) == "pending")
                 // Malformed is a 400 naming the field, and no try.
                 let malformed = try await delete(code: "12a456")
                 #expect(malformed.status == 400 && malformed.errorField == "code")
