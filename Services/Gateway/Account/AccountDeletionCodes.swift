@@ -12,8 +12,9 @@ import PostgresNIO
 struct AccountDeletionCodes: Sendable {
     /// Codes a user may ask for in an hour: each is a push to every device they have.
     static let issueLimit = 5
-    /// Wrong tries a user may make in a day, across codes: with the hourly limit, guessing six
-    /// digits stays a one-in-a-hundred-thousand chance a day.
+    /// Wrong tries after which a user gets no new code that day. Checked when a code is issued, so
+    /// the code issued at nine wrong tries still takes its five: at most 14 guesses a day, about a
+    /// one-in-seventy-thousand chance of finding six digits.
     static let dailyWrongTries = 10
 
     /// What asking for a code came to.

@@ -7,6 +7,7 @@ import HearthStore
 import Logging
 import Metrics
 import PostgresNIO
+import ServiceLifecycle
 
 /// Erases the accounts whose deletion grace period is over: destroys the data keys of the user,
 /// of their assistant runs and of the households they were the only member of (which makes every
@@ -32,7 +33,11 @@ struct AccountEraser: Sendable {
     }
 
     /// Erases every account whose grace period is over; answers how many. One whose last step
-    /// must wait (`erase` answers false) stays due for the next round and does not hold up the rest.
+    /// must wait (`erase` answers false) stays due for the next round and does not hold up the
+    /// accounts that need no wait. Once the feed was found behind, the round waits for it no more:
+    /// the other accounts that submitted activities wait for the next round too (the feed lags for
+    /// all of them at once, and 30 s each would stretch a round to most of an hour). A shutdown
+    /// ends the round between accounts.
     @discardableResult
     func eraseDue() async throws -> Int {
         var due: [UUID] = []
@@ -44,7 +49,15 @@ struct AccountEraser: Sendable {
             """, logger: logger)
         for try await user in rows.decode(UUID.self) { due.append(user) }
         var erased = 0
-        for user in due where try await erase(user) { erased += 1 }
+        var feedBehind = false
+        for user in due where !Task.isShuttingDownGracefully {
+            if feedBehind, try await hasSubmissions(user) { continue }
+            if try await erase(user) {
+                erased += 1
+            } else {
+                feedBehind = true
+            }
+        }
         return erased
     }
 
